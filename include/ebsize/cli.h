@@ -1,0 +1,64 @@
+/*
+ * cli.h - the command table and what every command receives.  Adding a
+ * command is one row in src/cli.c and one src/cmd_<verb>.c.
+ */
+#ifndef EBSIZE_CLI_H
+#define EBSIZE_CLI_H
+
+#include "ebsize/out.h"
+
+/* Exit codes, mapped in one place. */
+#define EXIT_OK 0
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+struct db;
+
+struct cli_ctx {
+	const char *db_path_opt;   /* --db, or NULL */
+	const char *region;        /* resolved: --region, env, us-east-1 */
+	int region_from_opt;       /* --region was given explicitly */
+	enum out_format format;
+	int quiet;
+	struct db *db;             /* opened for commands with CMD_NEEDS_DB */
+};
+
+#define CMD_NEEDS_DB 1
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct cli_ctx *ctx);
+	unsigned flags;
+	const char *help;          /* one line for `ebsize help` */
+};
+
+/* Run ebsize with argv; returns the process exit code. */
+int cli_main(int argc, char **argv);
+
+/* Open the database for ctx on demand; prints the error itself. 0 or 1. */
+int cli_open_db(struct cli_ctx *ctx);
+
+/* Render doc to stdout in ctx's format; returns an exit code. */
+int cli_render(struct cli_ctx *ctx, const struct out_doc *doc);
+
+/*
+ * Option parsing shared by commands: a thin wrapper over getopt_long with
+ * our own messages.  cmd_getopt returns the option value, -1 at the end,
+ * or '?' after printing a usage error (the caller returns EXIT_USAGE).
+ */
+struct option;
+int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+/* Parse a positive integer option value, printing a usage error if bad. */
+int cmd_parse_long(const char *cmd, const char *opt, const char *val,
+		   long min, long max, long *out);
+int cmd_parse_double(const char *cmd, const char *opt, const char *val,
+		     double min, double max, double *out);
+
+int cmd_cost(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_db(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_instances(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_pricing(int argc, char **argv, struct cli_ctx *ctx);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * db.h - the ebsize database: where it lives, creating and seeding it from
+ * the embedded data on first use, and the queries the model needs.  The
+ * SQLite handle never leaves the db*.c modules.
+ *
+ * Every function that can fail returns an enum ebs_err and writes a message
+ * naming the database file into err (EBS_ERRLEN bytes).
+ */
+#ifndef EBSIZE_DB_H
+#define EBSIZE_DB_H
+
+#include <stddef.h>
+
+#include "ebsize/model.h"
+
+#define DB_SCHEMA_VERSION 1
+
+struct db;
+
+/*
+ * Resolve the database path: opt (--db), else $EBSIZE_DB, else
+ * $XDG_DATA_HOME/ebsize/ebsize.db, else ~/.local/share/ebsize/ebsize.db.
+ * *out is a heap string the caller frees; *is_default is 1 for the XDG
+ * fallbacks (whose directories ebsize may create).
+ */
+int db_resolve_path(const char *opt, char **out, int *is_default, char *err);
+
+/*
+ * Open the database at path, creating and seeding it when it is new or
+ * empty (one transaction: all or nothing).  A file that is not SQLite, is
+ * corrupt, or comes from a newer schema is an error and stays untouched.
+ * create_dirs: create missing parent directories first.
+ */
+int db_open(const char *path, int create_dirs, struct db **out, char *err);
+void db_close(struct db *db);
+const char *db_path(const struct db *db);
+
+/*
+ * Load the USD prices in force for region into out: those of the newest
+ * complete snapshot holding prices for that region, or, when as_of is not
+ * NULL, the newest whose as_of date is on or before it.  EBS_ERR_NOT_FOUND
+ * when there are none.
+ */
+int db_load_prices(struct db *db, const char *region, const char *as_of,
+		   struct price_set *out, char *err);
+
+/* The volume_limits row in force for type at as_of (NULL: today). */
+int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
+		   struct volume_limits *out, char *err);
+
+/* Limits of one instance type; EBS_ERR_NOT_FOUND if unknown. */
+int db_load_instance(struct db *db, const char *instance_type,
+		     struct instance_limits *out, char *err);
+
+/* Does the regions table know this code? 1 yes, 0 no. */
+int db_region_known(struct db *db, const char *region);
+
+/* One price row as stored. */
+struct price_row {
+	long long snapshot_id;
+	const char *region;
+	const char *volume_type;
+	const char *dimension;
+	const char *unit;
+	const char *currency;
+	double price_per_unit;
+	double begin_range;
+	double end_range;        /* < 0: unbounded */
+	const char *usagetype;
+	const char *source;
+	const char *as_of;
+};
+
+/*
+ * Call fn for each price in force (one snapshot per region, as
+ * db_load_prices chooses), filtered by region and type when not NULL, in
+ * region, type, dimension, range order.  fn returning non-zero stops.
+ */
+int db_each_price(struct db *db, const char *region, const char *type,
+		  int (*fn)(const struct price_row *, void *), void *arg,
+		  char *err);
+
+/*
+ * Call fn for each instance whose type equals name, or starts with
+ * "family." when family is set (both NULL: all), in natural size order.
+ */
+int db_each_instance(struct db *db, const char *name, const char *family,
+		     int (*fn)(const struct instance_limits *, void *),
+		     void *arg, char *err);
+
+/* Health report for `ebsize db check`. */
+struct db_table_count {
+	const char *table;
+	long long rows;
+};
+struct db_snapshot_info {
+	char region[32];
+	long long snapshot_id;
+	char source[160];
+	char as_of[32];
+	char fetched_at[32];
+	long long prices;
+};
+struct db_health {
+	int schema_version;
+	char integrity[256];           /* "ok" or the first problem */
+	struct db_table_count counts[8];
+	size_t ncounts;
+	struct db_snapshot_info *snapshots;   /* in force, one per region */
+	size_t nsnapshots;
+};
+int db_check(struct db *db, struct db_health *out, char *err);
+void db_health_release(struct db_health *h);
+
+#endif

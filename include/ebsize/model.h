@@ -1,0 +1,188 @@
+/*
+ * model.h - the EBS cost and performance model: pure arithmetic over plain
+ * structs.  No I/O, no SQLite, no globals, no allocation.  Every rule and
+ * constant cites ../shared/ebs-facts.md (tables T1-T6); the dated limits
+ * (sizes, IOPS ranges) come in as struct volume_limits from the database.
+ */
+#ifndef EBSIZE_MODEL_H
+#define EBSIZE_MODEL_H
+
+#include <stddef.h>
+
+enum vol_type {
+	VT_GP2,
+	VT_GP3,
+	VT_IO1,
+	VT_IO2,
+	VT_ST1,
+	VT_SC1,
+	VT_STANDARD,
+	VT_COUNT
+};
+
+/* Name as AWS spells it ("gp3"); NULL for an out-of-range value. */
+const char *model_type_name(enum vol_type t);
+/* 0 and *out set when s names a volume type (case-insensitive), else -1. */
+int model_type_parse(const char *s, enum vol_type *out);
+
+/* One dated row of volume_limits (ebs-facts.md T1, T3, T4, T5). */
+struct volume_limits {
+	enum vol_type type;
+	char effective_from[16];
+	long min_size_gib;
+	long max_size_gib;
+	long min_iops;          /* 0: IOPS are not provisionable */
+	long max_iops;
+	double max_iops_per_gib;
+	double min_mibps;
+	double max_mibps;
+	double max_mibps_per_iops;
+	long included_iops;
+	double included_mibps;
+	long io_unit_kib;
+};
+
+/*
+ * EBS limits of an instance type (ebs-facts.md T11).  Bandwidth is MB/s,
+ * decimal (Mbps / 8), as AWS publishes it; volumes are MiB/s: convert with
+ * model_mbytes_to_mibps.  IOPS are counted at 16 KiB I/O.
+ */
+struct instance_limits {
+	char instance_type[48];
+	int burst;                   /* max holds 30 min per 24 h */
+	double baseline_mbps;
+	double max_mbps;
+	double baseline_mbytes_per_s;
+	double max_mbytes_per_s;
+	double baseline_iops;
+	double max_iops;
+	char source[96];
+	char as_of[16];
+};
+
+/* MB/s (10^6 bytes) to MiB/s (2^20 bytes): the one place units convert. */
+static inline double model_mbytes_to_mibps(double mbytes_per_s)
+{
+	return mbytes_per_s * 1e6 / 1048576.0;
+}
+
+/* A price step: units in [begin, end) cost price each (end < 0: no end). */
+struct price_tier {
+	double begin;
+	double end;
+	double price;
+};
+
+#define MODEL_MAX_TIERS 4
+
+/* Prices of one volume type in one region, in one currency (USD). */
+struct type_prices {
+	int have_storage;
+	double storage_per_gib_month;
+	size_t n_iops;
+	struct price_tier iops[MODEL_MAX_TIERS];          /* IOPS-month */
+	size_t n_throughput;
+	struct price_tier throughput[MODEL_MAX_TIERS];    /* MiB/s-month */
+	int have_io;
+	double io_per_million;                            /* standard only */
+};
+
+struct price_set {
+	char region[32];
+	long long snapshot_id;
+	char as_of[32];
+	char source[160];
+	struct type_prices type[VT_COUNT];
+};
+
+/* One volume configuration; count identical volumes (a RAID 0 set). */
+struct vol_config {
+	enum vol_type type;
+	long size_gib;
+	long iops;              /* provisioned (gp3, io1, io2); 0 elsewhere */
+	long throughput_mibps;  /* provisioned (gp3); 0 elsewhere */
+	long count;
+	double io_per_month;    /* standard: I/O requests per month, per volume */
+};
+
+/* Monthly cost in the price set's currency, for all `count` volumes. */
+struct cost {
+	double storage;
+	double iops;
+	double throughput;
+	double io;
+	double total;
+};
+
+/*
+ * Performance of the whole set (count volumes striped).  For gp2/st1/sc1
+ * the burst figures apply while the credit bucket lasts: burst_seconds is
+ * how long a full bucket sustains the burst rate (0 when there is no burst).
+ * IOPS figures count SSD I/O up to 256 KiB and HDD I/O up to 1 MiB.
+ */
+struct perf {
+	double baseline_iops;
+	double burst_iops;
+	double burst_seconds;
+	double baseline_mibps;
+	double burst_mibps;
+	double bucket;          /* credits (gp2: I/O; st1/sc1: MiB) per volume */
+};
+
+/*
+ * Fill the defaults AWS applies when a value is omitted (gp3: 3,000 IOPS and
+ * 125 MiB/s; count 1).  Leaves values the caller set alone.
+ */
+void model_apply_defaults(const struct volume_limits *lim,
+			  struct vol_config *cfg);
+
+/*
+ * Check cfg against the rules of lim.  Returns 0 when legal.  Otherwise
+ * returns -1, writes the first broken rule to why (whylen bytes) and, in
+ * nearest, the closest legal configuration that keeps the requested
+ * performance when possible (a larger size) and otherwise lowers it.
+ */
+int model_validate(const struct volume_limits *lim, const struct vol_config *cfg,
+		   struct vol_config *nearest, char *why, size_t whylen);
+
+/*
+ * Monthly cost of cfg under prices p.  Returns 0, or -1 when p lacks a price
+ * the configuration needs (the caller reports which region/type).
+ */
+int model_cost(const struct type_prices *p, const struct vol_config *cfg,
+	       struct cost *out);
+
+/* Cost of `units` under a tiered price list (sum over tiers). */
+double model_tiered_cost(const struct price_tier *tiers, size_t n, double units);
+
+/* Performance of cfg (already legal) for the whole set. */
+void model_perf(const struct vol_config *cfg, struct perf *out);
+
+/* ------------------------------------------------------------ gp2 rules */
+
+/* gp2 baseline IOPS: max(100, min(16,000, 3 x GiB)) (T2 [S1]). */
+double model_gp2_baseline_iops(double size_gib);
+/* gp2 burst ceiling: 3,000 IOPS below 1,000 GiB, else the baseline. */
+double model_gp2_burst_iops(double size_gib);
+/* gp2 throughput ceiling while credits last / once spent (T2 [S1,S4]). */
+double model_gp2_burst_mibps(double size_gib);
+double model_gp2_baseline_mibps(double size_gib);
+
+#define GP2_BUCKET_CREDITS 5400000.0  /* T2 [S1, R3] */
+#define GP2_BURST_IOPS 3000.0         /* T2 [S1] */
+
+/* st1/sc1 MiB/s for a size (T5 [S3]); bucket in MiB of credit. */
+double model_hdd_baseline_mibps(enum vol_type t, double size_gib);
+double model_hdd_burst_mibps(enum vol_type t, double size_gib);
+double model_hdd_bucket_mib(double size_gib);
+
+/* io1/io2 throughput ceiling for provisioned IOPS (T4 [S2]). */
+double model_piops_max_mibps(enum vol_type t, double iops);
+
+/* MiB/s needed to move iops operations of io_kib each. */
+static inline double model_mibps_for(double iops, double io_kib)
+{
+	return iops * io_kib / 1024.0;
+}
+
+#endif

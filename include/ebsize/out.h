@@ -1,0 +1,86 @@
+/*
+ * out.h - the one output layer.  A command builds its result once, as
+ * sections of rows and columns, and out_render() writes it as an aligned
+ * table, CSV, JSON or Markdown.  Commands never printf results themselves.
+ *
+ * A document holds sections.  A record is one row of named fields; a list
+ * is rows under fixed columns.  Column keys are JSON member names; a dotted
+ * key ("monthly_usd.total") nests, and keys sharing a prefix must be
+ * adjacent.  A record with a NULL name puts its fields at the JSON root.
+ * Money keeps full precision in CSV and JSON; only display rounds.
+ */
+#ifndef EBSIZE_OUT_H
+#define EBSIZE_OUT_H
+
+#include <stdio.h>
+
+enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON, OUT_MD };
+
+/* Column display styles. */
+enum out_style {
+	OUT_TEXT,
+	OUT_INT,     /* integral number, thousands separators on display */
+	OUT_NUM0,    /* number shown with 0..3 decimals */
+	OUT_NUM1,
+	OUT_NUM2,
+	OUT_NUM3,
+	OUT_USD,     /* money: $1,234.56 on display, full precision in data */
+	OUT_PCT,     /* number shown as 12.3 % */
+	OUT_BOOL,
+	OUT_EXACT    /* number shown exactly as stored (prices) */
+};
+
+struct out_doc;
+struct out_table;
+
+/* Parse "table|csv|json|md"; 0 on success, -1 otherwise. */
+int out_format_parse(const char *s, enum out_format *f);
+
+struct out_doc *out_doc_new(void);
+void out_doc_free(struct out_doc *doc);
+
+/* Add a one-row section of fields.  name NULL: fields go at the JSON root. */
+struct out_table *out_record(struct out_doc *doc, const char *name,
+			     const char *title);
+/* Add a list section; declare its columns, then add rows. */
+struct out_table *out_list(struct out_doc *doc, const char *name,
+			   const char *title);
+/* Always emit a "notes" array in JSON, even when empty. */
+void out_doc_notes_key(struct out_doc *doc);
+void out_note(struct out_doc *doc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void out_col(struct out_table *t, const char *key, const char *title,
+	     enum out_style style);
+void out_row(struct out_table *t);
+void out_str(struct out_table *t, const char *s);   /* NULL -> null */
+void out_num(struct out_table *t, double v);
+void out_int(struct out_table *t, long long v);
+void out_bool(struct out_table *t, int v);
+void out_null(struct out_table *t);
+
+/* Record helpers: declare a field and set its value in one call. */
+void out_kv_str(struct out_table *t, const char *key, const char *title,
+		const char *v);
+void out_kv_num(struct out_table *t, const char *key, const char *title,
+		enum out_style style, double v);
+void out_kv_int(struct out_table *t, const char *key, const char *title,
+		long long v);
+void out_kv_bool(struct out_table *t, const char *key, const char *title, int v);
+void out_kv_null(struct out_table *t, const char *key, const char *title,
+		 enum out_style style);
+
+/* Mark a section as hidden in human formats (table/md), JSON only. */
+void out_json_only(struct out_table *t);
+/* Hide a section from JSON (human formats only). */
+void out_human_only(struct out_table *t);
+
+/* Write doc to f.  Returns 0, or -1 on a write error (errno set). */
+int out_render(const struct out_doc *doc, enum out_format fmt, FILE *f);
+
+/* Format money for human text ("$1,234.56"). */
+void out_fmt_usd(char *buf, size_t n, double v);
+/* Shortest decimal text that reads back as v exactly. */
+void out_fmt_exact(char *buf, size_t n, double v);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * cmd_instances.c - `ebsize instances show`: the EBS limits of instance
+ * types, by name or family, from the database (embedded T11 data unless
+ * imported since).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ebsize/cli.h"
+#include "ebsize/db.h"
+#include "ebsize/msg.h"
+#include "ebsize/util.h"
+
+static const char usage_text[] =
+	"usage: ebsize instances show [TYPE | --family F]\n\n"
+	"EBS-optimized limits of EC2 instance types: baseline and maximum\n"
+	"bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
+	"and IOPS (16 KiB I/O).  'burst' means the maximum holds for 30 minutes\n"
+	"at least once per 24 hours.\n\n"
+	"  TYPE          one instance type, e.g. m5.xlarge\n"
+	"  --family F    every size of a family, e.g. m6i\n"
+	"  -h, --help    this help\n";
+
+struct list_ctx {
+	struct out_table *t;
+	size_t n;
+};
+
+static int add_row(const struct instance_limits *il, void *arg)
+{
+	struct list_ctx *lc = arg;
+	struct out_table *t = lc->t;
+
+	out_row(t);
+	out_str(t, il->instance_type);
+	out_bool(t, il->burst);
+	out_num(t, il->baseline_mbps);
+	out_num(t, il->max_mbps);
+	out_num(t, il->baseline_mbytes_per_s);
+	out_num(t, il->max_mbytes_per_s);
+	out_num(t, model_mbytes_to_mibps(il->baseline_mbytes_per_s));
+	out_num(t, model_mbytes_to_mibps(il->max_mbytes_per_s));
+	out_num(t, il->baseline_iops);
+	out_num(t, il->max_iops);
+	out_str(t, il->source);
+	lc->n++;
+	return 0;
+}
+
+static int show(struct cli_ctx *ctx, const char *name, const char *family)
+{
+	struct out_doc *doc = out_doc_new();
+	struct list_ctx lc = { 0 };
+	char err[EBS_ERRLEN];
+	int rc;
+
+	lc.t = out_list(doc, "instances", NULL);
+	out_col(lc.t, "instance_type", "Instance", OUT_TEXT);
+	out_col(lc.t, "burst", "Burst", OUT_BOOL);
+	out_col(lc.t, "baseline_mbps", "Base Mbps", OUT_INT);
+	out_col(lc.t, "max_mbps", "Max Mbps", OUT_INT);
+	out_col(lc.t, "baseline_mbytes_per_s", "Base MB/s", OUT_NUM2);
+	out_col(lc.t, "max_mbytes_per_s", "Max MB/s", OUT_NUM2);
+	out_col(lc.t, "baseline_mibps", "Base MiB/s", OUT_NUM1);
+	out_col(lc.t, "max_mibps", "Max MiB/s", OUT_NUM1);
+	out_col(lc.t, "baseline_iops", "Base IOPS", OUT_INT);
+	out_col(lc.t, "max_iops", "Max IOPS", OUT_INT);
+	out_col(lc.t, "source", "Source", OUT_TEXT);
+	if (db_each_instance(ctx->db, name, family, add_row, &lc, err)) {
+		msg_error("%s", err);
+		out_doc_free(doc);
+		return EXIT_RUNTIME;
+	}
+	if (!lc.n) {
+		if (name)
+			msg_error("unknown instance type '%s'", name);
+		else
+			msg_error("no instance types in family '%s'", family);
+		msg_hint("'ebsize instances show' lists every known type");
+		out_doc_free(doc);
+		return EXIT_RUNTIME;
+	}
+	rc = cli_render(ctx, doc);
+	out_doc_free(doc);
+	return rc;
+}
+
+int cmd_instances(int argc, char **argv, struct cli_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "family", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *family = NULL, *name = NULL;
+	int c;
+
+	while ((c = cmd_getopt("instances", argc, argv, "h", opts)) != -1) {
+		switch (c) {
+		case 'f':
+			family = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return msg_usage_error("instances", "missing subcommand (show)");
+	if (strcmp(argv[optind], "show"))
+		return msg_usage_error("instances", "unknown subcommand '%s' (use show)",
+				       argv[optind]);
+	if (optind + 1 < argc)
+		name = argv[optind + 1];
+	if (optind + 2 < argc)
+		return msg_usage_error("instances", "unexpected argument '%s'",
+				       argv[optind + 2]);
+	if (name && family)
+		return msg_usage_error("instances", "give a TYPE or --family, not both");
+	return show(ctx, name, family);
+}

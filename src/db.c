@@ -1,0 +1,705 @@
+/*
+ * db.c - opening, creating and seeding the database, and the read queries
+ * the model and the show/check commands need.
+ *
+ * A new database gets sql/schema.sql, the sql/seed files and the price snapshot
+ * pricing/snapshot.csv, all embedded at build time, in one IMMEDIATE
+ * transaction: a second process racing to create the same file waits and
+ * then finds it seeded.  Existing files are never written before they are
+ * known to be ebsize databases of a schema this build understands.
+ */
+#include "db_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ebsize/csv.h"
+#include "ebsize/embedded.h"
+#include "ebsize/util.h"
+
+#define PRICE_SNAPSHOT_FILE "pricing/snapshot.csv"
+
+/* ------------------------------------------------------------ helpers */
+
+int db_fail(struct db *db, char *err, const char *what)
+{
+	return ebs_fail(err, EBS_ERR_DB, "database '%s': %s: %s", db->path,
+			what, sqlite3_errmsg(db->h));
+}
+
+int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, char *err)
+{
+	if (sqlite3_prepare_v2(db->h, sql, -1, st, NULL) != SQLITE_OK)
+		return db_fail(db, err, "cannot prepare query");
+	return EBS_OK;
+}
+
+int db_exec(struct db *db, const char *sql, char *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		ebs_fail(err, EBS_ERR_DB, "database '%s': %s", db->path,
+			 msg ? msg : sqlite3_errmsg(db->h));
+		sqlite3_free(msg);
+		return EBS_ERR_DB;
+	}
+	return EBS_OK;
+}
+
+const char *db_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	return s ? (const char *)s : "";
+}
+
+const char *db_path(const struct db *db)
+{
+	return db->path;
+}
+
+/* ------------------------------------------------------------ path */
+
+int db_resolve_path(const char *opt, char **out, int *is_default, char *err)
+{
+	const char *env = getenv("EBSIZE_DB");
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+
+	*is_default = 0;
+	if (opt && *opt) {
+		*out = xstrdup(opt);
+		return EBS_OK;
+	}
+	if (env && *env) {
+		*out = xstrdup(env);
+		return EBS_OK;
+	}
+	*is_default = 1;
+	if (xdg && *xdg == '/') {
+		*out = xstrfmt("%s/ebsize/ebsize.db", xdg);
+		return EBS_OK;
+	}
+	if (home && *home) {
+		*out = xstrfmt("%s/.local/share/ebsize/ebsize.db", home);
+		return EBS_OK;
+	}
+	return ebs_fail(err, EBS_ERR_USAGE,
+			"cannot find a place for the database: set --db, EBSIZE_DB or HOME");
+}
+
+/* ------------------------------------------------------------ seeding */
+
+/* Column index of name in the header, or -1. */
+static int header_index(char **hdr, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(hdr[i], name))
+			return (int)i;
+	return -1;
+}
+
+static const char *const price_cols[] = {
+	"region", "volume_type", "dimension", "unit", "currency",
+	"price_per_unit", "begin_range", "end_range", "usagetype", "as_of",
+	"source",
+};
+
+/*
+ * Load the embedded price snapshot as snapshot 1 ('embedded').  The CSV is
+ * ours, but it is still checked field by field: a bad row fails the build's
+ * own tests rather than loading a wrong price.
+ */
+static int load_price_snapshot(struct db *db, char *err)
+{
+	const struct embedded_file *f = embedded_find(PRICE_SNAPSHOT_FILE);
+	struct csv_reader r;
+	sqlite3_stmt *st = NULL;
+	char **fld, **hdr = NULL, now[32], as_of[16] = "";
+	size_t n, nhdr = 0;
+	int idx[ARRAY_SIZE(price_cols)];
+	int rc = EBS_OK, got;
+	long long snap = 0;
+
+	if (!f)
+		return ebs_fail(err, EBS_ERR_DB, "embedded price snapshot missing");
+	csv_init(&r, f->data, f->len);
+	if (csv_next(&r, &fld, &n) != 1) {
+		rc = ebs_fail(err, EBS_ERR_PARSE, "%s: no header", f->name);
+		goto out;
+	}
+	nhdr = n;
+	hdr = xcalloc(n, sizeof(*hdr));
+	for (size_t i = 0; i < n; i++)
+		hdr[i] = xstrdup(fld[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(price_cols); i++) {
+		idx[i] = header_index(hdr, nhdr, price_cols[i]);
+		if (idx[i] < 0) {
+			rc = ebs_fail(err, EBS_ERR_PARSE, "%s: no column '%s'",
+				      f->name, price_cols[i]);
+			goto out;
+		}
+	}
+	utc_now_iso(now);
+	/* as_of of the snapshot: the newest row date, filled in below */
+	if ((rc = db_exec(db, "INSERT INTO price_snapshots(source, fetched_at, as_of, complete, notes)"
+			  " VALUES ('embedded', '', '', 0, 'built into ebsize from pricing/snapshot.csv')",
+			  err)))
+		goto out;
+	snap = sqlite3_last_insert_rowid(db->h);
+	if ((rc = db_prepare(db,
+			     "INSERT INTO prices(snapshot_id, region, volume_type, dimension, unit, currency,"
+			     " price_per_unit, begin_range, end_range, sku, usagetype, source)"
+			     " VALUES (?,?,?,?,?,?,?,?,?,NULL,?,?)", &st, err)))
+		goto out;
+	while ((got = csv_next(&r, &fld, &n)) == 1) {
+		double price, begin, end = -1;
+
+		if (n != nhdr ||
+		    parse_nonneg_double(fld[idx[5]], &price) ||
+		    parse_nonneg_double(fld[idx[6]], &begin) ||
+		    (*fld[idx[7]] && parse_nonneg_double(fld[idx[7]], &end))) {
+			rc = ebs_fail(err, EBS_ERR_PARSE, "%s: line %zu: bad row",
+				      f->name, r.record_line);
+			goto out;
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, snap);
+		for (int c = 0; c < 5; c++)
+			sqlite3_bind_text(st, 2 + c, fld[idx[c]], -1, SQLITE_TRANSIENT);
+		sqlite3_bind_double(st, 7, price);
+		sqlite3_bind_double(st, 8, begin);
+		if (end >= 0)
+			sqlite3_bind_double(st, 9, end);
+		else
+			sqlite3_bind_null(st, 9);
+		sqlite3_bind_text(st, 10, fld[idx[8]], -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 11, fld[idx[10]], -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			rc = db_fail(db, err, "cannot load embedded prices");
+			goto out;
+		}
+		if (strcmp(fld[idx[9]], as_of) > 0)
+			xsnprintf(as_of, sizeof(as_of), "%s", fld[idx[9]]);
+	}
+	if (got < 0) {
+		rc = ebs_fail(err, EBS_ERR_PARSE, "%s: line %zu: unterminated quote",
+			      f->name, r.record_line);
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((rc = db_prepare(db, "UPDATE price_snapshots SET fetched_at = ?, as_of = ?, complete = 1 WHERE id = ?",
+			     &st, err)))
+		goto out;
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, as_of, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, snap);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot load embedded prices");
+out:
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < nhdr; i++)
+		free(hdr[i]);
+	free(hdr);
+	csv_release(&r);
+	return rc;
+}
+
+/* Create every table and load every embedded row.  Caller holds the
+ * transaction. */
+static int seed(struct db *db, char *err)
+{
+	const struct embedded_file *schema = embedded_find("sql/schema.sql");
+	int rc;
+
+	if (!schema)
+		return ebs_fail(err, EBS_ERR_DB, "embedded schema missing");
+	if ((rc = db_exec(db, schema->data, err)))
+		return rc;
+	for (size_t i = 0; i < embedded_files_count; i++) {
+		const struct embedded_file *f = &embedded_files[i];
+
+		if (!str_starts_with(f->name, "sql/seed/"))
+			continue;
+		if ((rc = db_exec(db, f->data, err)))
+			return rc;
+	}
+	return load_price_snapshot(db, err);
+}
+
+static int read_int(struct db *db, const char *sql, long long *v, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = db_prepare(db, sql, &st, err)))
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*v = sqlite3_column_int64(st, 0);
+		rc = EBS_OK;
+	} else {
+		rc = db_fail(db, err, "cannot read");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Decide what the file is.  Sets *fresh when it holds no tables at all.
+ * Errors for foreign files, newer schemas and unreadable data.
+ */
+static int inspect(struct db *db, int *fresh, char *err)
+{
+	long long version = 0, tables = 0;
+	int rc;
+
+	if ((rc = read_int(db, "PRAGMA user_version", &version, err)) ||
+	    (rc = read_int(db, "SELECT count(*) FROM sqlite_schema", &tables, err))) {
+		int code = sqlite3_errcode(db->h);
+
+		if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+			return ebs_fail(err, EBS_ERR_SCHEMA,
+					"'%s' is not an ebsize database (not SQLite, or corrupt); it was left untouched",
+					db->path);
+		return rc;
+	}
+	*fresh = version == 0 && tables == 0;
+	if (*fresh)
+		return EBS_OK;
+	if (version > DB_SCHEMA_VERSION)
+		return ebs_fail(err, EBS_ERR_SCHEMA,
+				"database '%s' has schema version %lld, newer than this ebsize understands (%d); upgrade ebsize",
+				db->path, version, DB_SCHEMA_VERSION);
+	if (version < 1)
+		return ebs_fail(err, EBS_ERR_SCHEMA,
+				"'%s' is an SQLite database but not an ebsize one; it was left untouched",
+				db->path);
+	return EBS_OK;
+}
+
+static int create_and_seed(struct db *db, char *err)
+{
+	int rc, fresh = 0;
+
+	if ((rc = db_exec(db, "PRAGMA journal_mode = WAL", err)))
+		return rc;
+	if ((rc = db_exec(db, "BEGIN IMMEDIATE", err)))
+		return rc;
+	/* someone else may have seeded it while we waited for the lock */
+	if ((rc = inspect(db, &fresh, err)) == EBS_OK && fresh)
+		rc = seed(db, err);
+	if (rc == EBS_OK)
+		rc = db_exec(db, "COMMIT", err);
+	if (rc)
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int db_open(const char *path, int create_dirs, struct db **out, char *err)
+{
+	struct db *db;
+	int rc, fresh = 0;
+	struct stat sb;
+
+	*out = NULL;
+	if (create_dirs && (rc = mkdir_parents(path, err)))
+		return rc;
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
+		return ebs_fail(err, EBS_ERR_IO, "database '%s' is a directory", path);
+	db = xcalloc(1, sizeof(*db));
+	db->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &db->h,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot open database '%s': %s",
+			      path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		if (errno == EACCES || errno == ENOENT || errno == EROFS)
+			xsnprintf(err + strlen(err), EBS_ERRLEN - strlen(err),
+				  " (%s)", strerror(errno));
+		goto fail;
+	}
+	sqlite3_extended_result_codes(db->h, 0);
+	sqlite3_busy_timeout(db->h, 10000);
+	if ((rc = inspect(db, &fresh, err)))
+		goto fail;
+	if ((rc = db_exec(db, "PRAGMA foreign_keys = ON", err)))
+		goto fail;
+	if (fresh && (rc = create_and_seed(db, err)))
+		goto fail;
+	*out = db;
+	return EBS_OK;
+fail:
+	db_close(db);
+	return rc;
+}
+
+void db_close(struct db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->h);
+	free(db->path);
+	free(db);
+}
+
+/* ------------------------------------------------------------ reads */
+
+/* Newest complete snapshot with USD prices for region (as_of bound). */
+static int snapshot_for(struct db *db, const char *region, const char *as_of,
+			long long *id, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = db_prepare(db,
+			     "SELECT max(s.id) FROM price_snapshots s"
+			     " WHERE s.complete = 1 AND (?2 IS NULL OR s.as_of <= ?2)"
+			     " AND EXISTS (SELECT 1 FROM prices p WHERE p.snapshot_id = s.id"
+			     " AND p.region = ?1 AND p.currency = 'USD')", &st, err)))
+		return rc;
+	sqlite3_bind_text(st, 1, region, -1, SQLITE_TRANSIENT);
+	if (as_of)
+		sqlite3_bind_text(st, 2, as_of, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		rc = db_fail(db, err, "cannot read prices");
+	} else if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
+		rc = as_of ? ebs_fail(err, EBS_ERR_NOT_FOUND,
+				      "no USD prices for region '%s' as of %s",
+				      region, as_of) :
+			ebs_fail(err, EBS_ERR_NOT_FOUND,
+				 "no USD prices for region '%s'", region);
+	} else {
+		*id = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void add_tier(struct price_tier *tiers, size_t *n, double begin,
+		     double end, double price)
+{
+	if (*n >= MODEL_MAX_TIERS)
+		return;
+	tiers[*n].begin = begin;
+	tiers[*n].end = end;
+	tiers[*n].price = price;
+	(*n)++;
+}
+
+int db_load_prices(struct db *db, const char *region, const char *as_of,
+		   struct price_set *out, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	long long snap = 0;
+	int rc, step;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = snapshot_for(db, region, as_of, &snap, err)))
+		return rc;
+	if ((rc = db_prepare(db,
+			     "SELECT p.volume_type, p.dimension, p.price_per_unit, p.begin_range,"
+			     " coalesce(p.end_range, -1), s.as_of, s.source"
+			     " FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
+			     " WHERE p.snapshot_id = ? AND p.region = ? AND p.currency = 'USD'"
+			     " ORDER BY p.volume_type, p.dimension, p.begin_range", &st, err)))
+		return rc;
+	sqlite3_bind_int64(st, 1, snap);
+	sqlite3_bind_text(st, 2, region, -1, SQLITE_TRANSIENT);
+	xsnprintf(out->region, sizeof(out->region), "%s", region);
+	out->snapshot_id = snap;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		enum vol_type t;
+		const char *dim = db_text(st, 1);
+		double price = sqlite3_column_double(st, 2);
+		double begin = sqlite3_column_double(st, 3);
+		double end = sqlite3_column_double(st, 4);
+		struct type_prices *tp;
+
+		xsnprintf(out->as_of, sizeof(out->as_of), "%s", db_text(st, 5));
+		xsnprintf(out->source, sizeof(out->source), "%s", db_text(st, 6));
+		if (model_type_parse(db_text(st, 0), &t))
+			continue;
+		tp = &out->type[t];
+		if (!strcmp(dim, "storage")) {
+			tp->have_storage = 1;
+			tp->storage_per_gib_month = price;
+		} else if (!strcmp(dim, "iops")) {
+			add_tier(tp->iops, &tp->n_iops, begin, end, price);
+		} else if (!strcmp(dim, "throughput")) {
+			add_tier(tp->throughput, &tp->n_throughput, begin, end, price);
+		} else if (!strcmp(dim, "io")) {
+			tp->have_io = 1;
+			tp->io_per_million = price;
+		}
+	}
+	if (step != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot read prices");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
+		   struct volume_limits *out, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = db_prepare(db,
+			     "SELECT effective_from, min_size_gib, max_size_gib, min_iops, max_iops,"
+			     " max_iops_per_gib, min_mibps, max_mibps, max_mibps_per_iops,"
+			     " included_iops, included_mibps, io_unit_kib"
+			     " FROM volume_limits WHERE volume_type = ?1"
+			     " AND effective_from <= coalesce(?2, date('now'))"
+			     " ORDER BY effective_from DESC LIMIT 1", &st, err)))
+		return rc;
+	sqlite3_bind_text(st, 1, model_type_name(type), -1, SQLITE_STATIC);
+	if (as_of)
+		sqlite3_bind_text(st, 2, as_of, -1, SQLITE_TRANSIENT);
+	switch (sqlite3_step(st)) {
+	case SQLITE_ROW:
+		memset(out, 0, sizeof(*out));
+		out->type = type;
+		xsnprintf(out->effective_from, sizeof(out->effective_from),
+			  "%s", db_text(st, 0));
+		out->min_size_gib = sqlite3_column_int64(st, 1);
+		out->max_size_gib = sqlite3_column_int64(st, 2);
+		out->min_iops = sqlite3_column_int64(st, 3);
+		out->max_iops = sqlite3_column_int64(st, 4);
+		out->max_iops_per_gib = sqlite3_column_double(st, 5);
+		out->min_mibps = sqlite3_column_double(st, 6);
+		out->max_mibps = sqlite3_column_double(st, 7);
+		out->max_mibps_per_iops = sqlite3_column_double(st, 8);
+		out->included_iops = sqlite3_column_int64(st, 9);
+		out->included_mibps = sqlite3_column_double(st, 10);
+		out->io_unit_kib = sqlite3_column_int64(st, 11);
+		break;
+	case SQLITE_DONE:
+		rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
+			      "no %s volume rules in force as of %s",
+			      model_type_name(type), as_of ? as_of : "today");
+		break;
+	default:
+		rc = db_fail(db, err, "cannot read volume limits");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void instance_from_row(sqlite3_stmt *st, struct instance_limits *o)
+{
+	memset(o, 0, sizeof(*o));
+	xsnprintf(o->instance_type, sizeof(o->instance_type), "%s", db_text(st, 0));
+	o->burst = sqlite3_column_int(st, 1);
+	o->baseline_mbps = sqlite3_column_double(st, 2);
+	o->max_mbps = sqlite3_column_double(st, 3);
+	o->baseline_mbytes_per_s = sqlite3_column_double(st, 4);
+	o->max_mbytes_per_s = sqlite3_column_double(st, 5);
+	o->baseline_iops = sqlite3_column_double(st, 6);
+	o->max_iops = sqlite3_column_double(st, 7);
+	xsnprintf(o->source, sizeof(o->source), "%s", db_text(st, 8));
+	xsnprintf(o->as_of, sizeof(o->as_of), "%s", db_text(st, 9));
+}
+
+#define INSTANCE_COLS "instance_type, burst, baseline_mbps, max_mbps," \
+	" baseline_mbytes_per_s, max_mbytes_per_s, baseline_iops, max_iops," \
+	" source, as_of"
+
+int db_load_instance(struct db *db, const char *instance_type,
+		     struct instance_limits *out, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = db_prepare(db, "SELECT " INSTANCE_COLS
+			     " FROM instance_limits WHERE instance_type = ?", &st, err)))
+		return rc;
+	sqlite3_bind_text(st, 1, instance_type, -1, SQLITE_TRANSIENT);
+	switch (sqlite3_step(st)) {
+	case SQLITE_ROW:
+		instance_from_row(st, out);
+		break;
+	case SQLITE_DONE:
+		rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
+			      "unknown instance type '%s'", instance_type);
+		break;
+	default:
+		rc = db_fail(db, err, "cannot read instance limits");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_region_known(struct db *db, const char *region)
+{
+	sqlite3_stmt *st = NULL;
+	int known = 0;
+
+	if (db_prepare(db, "SELECT 1 FROM regions WHERE code = ?", &st, NULL))
+		return 0;
+	sqlite3_bind_text(st, 1, region, -1, SQLITE_TRANSIENT);
+	known = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return known;
+}
+
+int db_each_instance(struct db *db, const char *name, const char *family,
+		     int (*fn)(const struct instance_limits *, void *),
+		     void *arg, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	struct instance_limits il;
+	char *prefix = family ? xstrfmt("%s.", family) : NULL;
+	int rc, step;
+
+	/* natural size order: by family, then by the instance's max IOPS
+	 * and bandwidth (nano < ... < metal) */
+	rc = db_prepare(db, "SELECT " INSTANCE_COLS " FROM instance_limits"
+			" WHERE (?1 IS NULL OR instance_type = ?1)"
+			" AND (?2 IS NULL OR substr(instance_type, 1, length(?2)) = ?2)"
+			" ORDER BY substr(instance_type, 1, instr(instance_type, '.')),"
+			" baseline_iops, baseline_mbps, max_iops, instance_type", &st, err);
+	if (rc)
+		goto out;
+	if (name)
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	if (prefix)
+		sqlite3_bind_text(st, 2, prefix, -1, SQLITE_TRANSIENT);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		instance_from_row(st, &il);
+		if (fn(&il, arg))
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot read instance limits");
+out:
+	sqlite3_finalize(st);
+	free(prefix);
+	return rc;
+}
+
+int db_each_price(struct db *db, const char *region, const char *type,
+		  int (*fn)(const struct price_row *, void *), void *arg,
+		  char *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, step;
+
+	/* for each region, the newest complete snapshot that has it */
+	rc = db_prepare(db,
+			"WITH inforce AS (SELECT p.region, max(s.id) AS sid"
+			"  FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
+			"  WHERE s.complete = 1 GROUP BY p.region)"
+			" SELECT p.snapshot_id, p.region, p.volume_type, p.dimension, p.unit,"
+			" p.currency, p.price_per_unit, p.begin_range, coalesce(p.end_range, -1),"
+			" p.usagetype, p.source, s.as_of"
+			" FROM prices p JOIN inforce i ON i.region = p.region AND i.sid = p.snapshot_id"
+			" JOIN price_snapshots s ON s.id = p.snapshot_id"
+			" WHERE (?1 IS NULL OR p.region = ?1) AND (?2 IS NULL OR p.volume_type = ?2)"
+			" ORDER BY p.region, p.volume_type, p.dimension, p.begin_range", &st, err);
+	if (rc)
+		return rc;
+	if (region)
+		sqlite3_bind_text(st, 1, region, -1, SQLITE_TRANSIENT);
+	if (type)
+		sqlite3_bind_text(st, 2, type, -1, SQLITE_TRANSIENT);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct price_row pr = {
+			.snapshot_id = sqlite3_column_int64(st, 0),
+			.region = db_text(st, 1),
+			.volume_type = db_text(st, 2),
+			.dimension = db_text(st, 3),
+			.unit = db_text(st, 4),
+			.currency = db_text(st, 5),
+			.price_per_unit = sqlite3_column_double(st, 6),
+			.begin_range = sqlite3_column_double(st, 7),
+			.end_range = sqlite3_column_double(st, 8),
+			.usagetype = db_text(st, 9),
+			.source = db_text(st, 10),
+			.as_of = db_text(st, 11),
+		};
+
+		if (fn(&pr, arg))
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot read prices");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ------------------------------------------------------------ check */
+
+static const char *const check_tables[] = {
+	"regions", "price_snapshots", "prices", "volume_limits",
+	"instance_limits", "bench_runs", "bench_phases", "bench_samples",
+};
+
+int db_check(struct db *db, struct db_health *out, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	long long v;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = read_int(db, "PRAGMA user_version", &v, err)))
+		return rc;
+	out->schema_version = (int)v;
+	if ((rc = db_prepare(db, "PRAGMA integrity_check(1)", &st, err)))
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		xsnprintf(out->integrity, sizeof(out->integrity), "%s", db_text(st, 0));
+	else
+		xsnprintf(out->integrity, sizeof(out->integrity), "%s",
+			  sqlite3_errmsg(db->h));
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < ARRAY_SIZE(check_tables); i++) {
+		char *sql = xstrfmt("SELECT count(*) FROM %s", check_tables[i]);
+
+		rc = read_int(db, sql, &v, err);
+		free(sql);
+		if (rc)
+			return rc;
+		out->counts[out->ncounts].table = check_tables[i];
+		out->counts[out->ncounts++].rows = v;
+	}
+	rc = db_prepare(db,
+			"SELECT r, sid, s.source, s.as_of, s.fetched_at,"
+			" (SELECT count(*) FROM prices q WHERE q.snapshot_id = sid AND q.region = r)"
+			" FROM (SELECT p.region AS r, max(s2.id) AS sid FROM prices p"
+			"  JOIN price_snapshots s2 ON s2.id = p.snapshot_id"
+			"  WHERE s2.complete = 1 GROUP BY p.region)"
+			" JOIN price_snapshots s ON s.id = sid ORDER BY r", &st, err);
+	if (rc)
+		return rc;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct db_snapshot_info *si;
+
+		out->snapshots = xrealloc(out->snapshots,
+					  (out->nsnapshots + 1) * sizeof(*out->snapshots));
+		si = &out->snapshots[out->nsnapshots++];
+		memset(si, 0, sizeof(*si));
+		xsnprintf(si->region, sizeof(si->region), "%s", db_text(st, 0));
+		si->snapshot_id = sqlite3_column_int64(st, 1);
+		xsnprintf(si->source, sizeof(si->source), "%s", db_text(st, 2));
+		xsnprintf(si->as_of, sizeof(si->as_of), "%s", db_text(st, 3));
+		xsnprintf(si->fetched_at, sizeof(si->fetched_at), "%s", db_text(st, 4));
+		si->prices = sqlite3_column_int64(st, 5);
+	}
+	sqlite3_finalize(st);
+	return EBS_OK;
+}
+
+void db_health_release(struct db_health *h)
+{
+	if (!h)
+		return;
+	free(h->snapshots);
+	h->snapshots = NULL;
+	h->nsnapshots = 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * db_internal.h - shared by the db*.c modules only: the struct behind
+ * struct db and small statement helpers.  Nothing outside db*.c includes
+ * this (or sqlite3.h).
+ */
+#ifndef EBSIZE_DB_INTERNAL_H
+#define EBSIZE_DB_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "ebsize/db.h"
+
+struct db {
+	sqlite3 *h;
+	char *path;
+};
+
+/* Prepare sql; on failure write "database 'PATH': MSG" into err. */
+int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, char *err);
+/* Run statements without results; same error convention. */
+int db_exec(struct db *db, const char *sql, char *err);
+/* Format the current SQLite error into err and return EBS_ERR_DB. */
+int db_fail(struct db *db, char *err, const char *what);
+/* Column text or "" (never NULL). */
+const char *db_text(sqlite3_stmt *st, int col);
+
+#endif

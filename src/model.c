@@ -1,0 +1,382 @@
+/*
+ * model.c - EBS cost, performance and legality rules (ebs-facts.md T1-T6).
+ *
+ * Pure arithmetic: no I/O, no allocation, no globals beyond the constant
+ * type table.  Dated limits come in through struct volume_limits; the rules
+ * that never changed (gp2 burst, HDD MiB/s per TiB, io1/io2 throughput
+ * ratios) are constants here, each with its source.  Does not know about
+ * regions, SQLite or output formats.
+ */
+#include "ebsize/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* One row per volume type: what a user may provision on it. */
+struct type_info {
+	const char *name;
+	int provisioned_iops;        /* --iops is a purchase, not a result */
+	int provisioned_throughput;  /* --throughput is a purchase */
+};
+
+static const struct type_info types[VT_COUNT] = {
+	[VT_GP2] = { "gp2", 0, 0 },
+	[VT_GP3] = { "gp3", 1, 1 },
+	[VT_IO1] = { "io1", 1, 0 },
+	[VT_IO2] = { "io2", 1, 0 },
+	[VT_ST1] = { "st1", 0, 0 },
+	[VT_SC1] = { "sc1", 0, 0 },
+	[VT_STANDARD] = { "standard", 0, 0 },
+};
+
+const char *model_type_name(enum vol_type t)
+{
+	return (unsigned)t < VT_COUNT ? types[t].name : NULL;
+}
+
+int model_type_parse(const char *s, enum vol_type *out)
+{
+	for (int t = 0; t < VT_COUNT; t++) {
+		if (!strcasecmp(s, types[t].name)) {
+			*out = (enum vol_type)t;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------ gp2 */
+
+double model_gp2_baseline_iops(double size_gib)
+{
+	/* T2 [S1]: 3 IOPS/GiB, floor 100, cap 16,000 */
+	return fmax(100.0, fmin(16000.0, 3.0 * size_gib));
+}
+
+double model_gp2_burst_iops(double size_gib)
+{
+	/* T2 [S1]: bursts to 3,000 IOPS while baseline is below it */
+	return fmax(GP2_BURST_IOPS, model_gp2_baseline_iops(size_gib));
+}
+
+double model_gp2_burst_mibps(double size_gib)
+{
+	/* T2 [S1, S4]: 128 MiB/s up to 170 GiB, 250 above (while credits
+	 * last between 170 and 334 GiB) */
+	return size_gib <= 170.0 ? 128.0 : 250.0;
+}
+
+double model_gp2_baseline_mibps(double size_gib)
+{
+	/* T2: 250 MiB/s sustained only from 334 GiB */
+	return size_gib >= 334.0 ? 250.0 : 128.0;
+}
+
+/* ------------------------------------------------------------ st1/sc1 */
+
+double model_hdd_baseline_mibps(enum vol_type t, double size_gib)
+{
+	double tib = size_gib / 1024.0;
+
+	/* T5 [S3]: st1 40 MiB/s per TiB up to 500; sc1 12 per TiB up to 250 */
+	if (t == VT_ST1)
+		return fmin(500.0, 40.0 * tib);
+	return fmin(250.0, 12.0 * tib);
+}
+
+double model_hdd_burst_mibps(enum vol_type t, double size_gib)
+{
+	double tib = size_gib / 1024.0;
+
+	/* T5 [S3]: st1 250 MiB/s per TiB up to 500; sc1 80 per TiB up to 250 */
+	if (t == VT_ST1)
+		return fmin(500.0, 250.0 * tib);
+	return fmin(250.0, 80.0 * tib);
+}
+
+double model_hdd_bucket_mib(double size_gib)
+{
+	/* T5 [S3]: 1 TiB of credits per TiB of size */
+	return size_gib * 1024.0;
+}
+
+/* ------------------------------------------------------------ io1/io2 */
+
+double model_piops_max_mibps(enum vol_type t, double iops)
+{
+	/* T4 [S2] */
+	if (t == VT_IO2)
+		return fmin(4000.0, 0.256 * iops);
+	if (iops <= 32000.0)
+		return fmin(500.0, iops * 256.0 / 1024.0);
+	return fmin(1000.0, iops * 16.0 / 1024.0);
+}
+
+/* ------------------------------------------------------------ legality */
+
+void model_apply_defaults(const struct volume_limits *lim,
+			  struct vol_config *cfg)
+{
+	if (cfg->count <= 0)
+		cfg->count = 1;
+	if (cfg->type == VT_GP3) {
+		if (!cfg->iops)
+			cfg->iops = lim->included_iops;
+		if (!cfg->throughput_mibps)
+			cfg->throughput_mibps = (long)lim->included_mibps;
+	}
+}
+
+static long ceil_div(double need, double per)
+{
+	return (long)ceil(need / per - 1e-9);
+}
+
+static const char *lname(const struct volume_limits *lim)
+{
+	return model_type_name(lim->type);
+}
+
+/*
+ * Find the first rule cfg breaks.  Returns 0 if none; else 1, a message in
+ * why (if non-NULL) and the one-step repair applied to fix.
+ */
+static int first_violation(const struct volume_limits *lim,
+			   const struct vol_config *cfg, struct vol_config *fix,
+			   char *why, size_t whylen)
+{
+	const struct type_info *ti = &types[lim->type];
+	char dummy[8];
+
+	if (!why) {
+		why = dummy;
+		whylen = sizeof(dummy);
+	}
+	*fix = *cfg;
+	if (cfg->size_gib < lim->min_size_gib || cfg->size_gib > lim->max_size_gib) {
+		snprintf(why, whylen,
+			 "%s volumes are %ld to %ld GiB; %ld GiB is out of range",
+			 lname(lim), lim->min_size_gib, lim->max_size_gib,
+			 cfg->size_gib);
+		fix->size_gib = cfg->size_gib < lim->min_size_gib ?
+			lim->min_size_gib : lim->max_size_gib;
+		return 1;
+	}
+	if (!ti->provisioned_iops && cfg->iops) {
+		if (lim->type == VT_GP2)
+			snprintf(why, whylen,
+				 "IOPS cannot be provisioned on gp2: it delivers 3 IOPS per GiB (%ld GiB for %ld IOPS)",
+				 ceil_div((double)cfg->iops, 3.0), cfg->iops);
+		else
+			snprintf(why, whylen,
+				 "IOPS cannot be provisioned on %s", lname(lim));
+		fix->iops = 0;
+		if (lim->type == VT_GP2) {
+			long want = ceil_div((double)cfg->iops, 3.0);
+
+			fix->size_gib = want > cfg->size_gib ? want : cfg->size_gib;
+			if (fix->size_gib > lim->max_size_gib)
+				fix->size_gib = lim->max_size_gib;
+		}
+		return 1;
+	}
+	if (!ti->provisioned_throughput && cfg->throughput_mibps) {
+		snprintf(why, whylen,
+			 "throughput cannot be provisioned on %s (only on gp3)",
+			 lname(lim));
+		fix->throughput_mibps = 0;
+		return 1;
+	}
+	if (!ti->provisioned_iops)
+		return 0;
+	if (cfg->iops < lim->min_iops || cfg->iops > lim->max_iops) {
+		snprintf(why, whylen,
+			 "%s IOPS must be %ld to %ld; %ld is out of range",
+			 lname(lim), lim->min_iops, lim->max_iops, cfg->iops);
+		fix->iops = cfg->iops < lim->min_iops ? lim->min_iops : lim->max_iops;
+		return 1;
+	}
+	if (lim->max_iops_per_gib > 0 &&
+	    (double)cfg->iops > lim->max_iops_per_gib * (double)cfg->size_gib + 1e-9) {
+		long need = ceil_div((double)cfg->iops, lim->max_iops_per_gib);
+
+		snprintf(why, whylen,
+			 "%s allows at most %g IOPS per GiB: %ld IOPS need at least %ld GiB",
+			 lname(lim), lim->max_iops_per_gib, cfg->iops, need);
+		if (need <= lim->max_size_gib)
+			fix->size_gib = need;
+		else
+			fix->iops = (long)floor(lim->max_iops_per_gib *
+						(double)cfg->size_gib);
+		return 1;
+	}
+	if (!ti->provisioned_throughput)
+		return 0;
+	if ((double)cfg->throughput_mibps < lim->min_mibps ||
+	    (double)cfg->throughput_mibps > lim->max_mibps) {
+		snprintf(why, whylen,
+			 "%s throughput must be %g to %g MiB/s; %ld is out of range",
+			 lname(lim), lim->min_mibps, lim->max_mibps,
+			 cfg->throughput_mibps);
+		fix->throughput_mibps = (double)cfg->throughput_mibps < lim->min_mibps ?
+			(long)lim->min_mibps : (long)lim->max_mibps;
+		return 1;
+	}
+	if (lim->max_mibps_per_iops > 0 &&
+	    (double)cfg->throughput_mibps >
+		    lim->max_mibps_per_iops * (double)cfg->iops + 1e-9) {
+		long need = ceil_div((double)cfg->throughput_mibps,
+				     lim->max_mibps_per_iops);
+
+		snprintf(why, whylen,
+			 "%s allows at most %g MiB/s per provisioned IOPS: %ld MiB/s need at least %ld IOPS",
+			 lname(lim), lim->max_mibps_per_iops,
+			 cfg->throughput_mibps, need);
+		if (need <= lim->max_iops)
+			fix->iops = need;
+		else
+			fix->throughput_mibps = (long)floor(
+				lim->max_mibps_per_iops * (double)cfg->iops);
+		return 1;
+	}
+	return 0;
+}
+
+int model_validate(const struct volume_limits *lim, const struct vol_config *cfg,
+		   struct vol_config *nearest, char *why, size_t whylen)
+{
+	struct vol_config cur = *cfg, fix;
+
+	if (!first_violation(lim, cfg, &fix, why, whylen)) {
+		if (nearest)
+			*nearest = *cfg;
+		return 0;
+	}
+	/* repair one rule at a time; each repair moves toward the box of
+	 * legal values, so a handful of steps always suffices */
+	for (int i = 0; i < 16; i++) {
+		cur = fix;
+		if (!first_violation(lim, &cur, &fix, NULL, 0))
+			break;
+	}
+	if (nearest)
+		*nearest = cur;
+	return -1;
+}
+
+/* ------------------------------------------------------------ cost */
+
+double model_tiered_cost(const struct price_tier *tiers, size_t n, double units)
+{
+	double sum = 0.0;
+
+	for (size_t i = 0; i < n; i++) {
+		double hi = tiers[i].end < 0 ? units : fmin(units, tiers[i].end);
+		double billable = hi - tiers[i].begin;
+
+		if (billable > 0)
+			sum += billable * tiers[i].price;
+	}
+	return sum;
+}
+
+int model_cost(const struct type_prices *p, const struct vol_config *cfg,
+	       struct cost *out)
+{
+	double k = (double)(cfg->count > 0 ? cfg->count : 1);
+
+	memset(out, 0, sizeof(*out));
+	if (!p->have_storage)
+		return -1;
+	out->storage = k * (double)cfg->size_gib * p->storage_per_gib_month;
+	if (types[cfg->type].provisioned_iops) {
+		if (!p->n_iops)
+			return -1;
+		out->iops = k * model_tiered_cost(p->iops, p->n_iops,
+						  (double)cfg->iops);
+	}
+	if (types[cfg->type].provisioned_throughput) {
+		if (!p->n_throughput)
+			return -1;
+		out->throughput = k * model_tiered_cost(p->throughput,
+							p->n_throughput,
+							(double)cfg->throughput_mibps);
+	}
+	if (cfg->type == VT_STANDARD && cfg->io_per_month > 0) {
+		if (!p->have_io)
+			return -1;
+		out->io = k * cfg->io_per_month / 1e6 * p->io_per_million;
+	}
+	out->total = out->storage + out->iops + out->throughput + out->io;
+	return 0;
+}
+
+/* ------------------------------------------------------------ perf */
+
+/* Performance of one volume; model_perf scales by count. */
+static void perf_one(const struct vol_config *cfg, struct perf *o)
+{
+	double size = (double)cfg->size_gib;
+
+	memset(o, 0, sizeof(*o));
+	switch (cfg->type) {
+	case VT_GP2:
+		o->baseline_iops = model_gp2_baseline_iops(size);
+		o->burst_iops = model_gp2_burst_iops(size);
+		o->bucket = GP2_BUCKET_CREDITS;
+		if (o->burst_iops > o->baseline_iops)
+			o->burst_seconds = GP2_BUCKET_CREDITS /
+				(o->burst_iops - o->baseline_iops);
+		/* T2: throughput = IOPS x I/O size (256 KiB max), capped */
+		o->baseline_mibps = fmin(model_gp2_baseline_mibps(size),
+					 model_mibps_for(o->baseline_iops, 256));
+		o->burst_mibps = fmin(model_gp2_burst_mibps(size),
+				      model_mibps_for(o->burst_iops, 256));
+		break;
+	case VT_GP3:
+		o->baseline_iops = o->burst_iops = (double)cfg->iops;
+		o->baseline_mibps = o->burst_mibps = (double)cfg->throughput_mibps;
+		break;
+	case VT_IO1:
+	case VT_IO2:
+		o->baseline_iops = o->burst_iops = (double)cfg->iops;
+		o->baseline_mibps = o->burst_mibps =
+			model_piops_max_mibps(cfg->type, (double)cfg->iops);
+		break;
+	case VT_ST1:
+	case VT_SC1:
+		/* T1/T5: I/O counted in 1 MiB units; 500 / 250 IOPS max */
+		o->baseline_mibps = model_hdd_baseline_mibps(cfg->type, size);
+		o->burst_mibps = model_hdd_burst_mibps(cfg->type, size);
+		o->baseline_iops = fmin(cfg->type == VT_ST1 ? 500 : 250,
+					o->baseline_mibps);
+		o->burst_iops = fmin(cfg->type == VT_ST1 ? 500 : 250,
+				     o->burst_mibps);
+		o->bucket = model_hdd_bucket_mib(size);
+		if (o->burst_mibps > o->baseline_mibps)
+			o->burst_seconds = o->bucket /
+				(o->burst_mibps - o->baseline_mibps);
+		break;
+	case VT_STANDARD:
+		/* T1 [S4]: 40-200 IOPS, ~100 on average; 40-90 MiB/s */
+		o->baseline_iops = o->burst_iops = 100;
+		o->baseline_mibps = 40;
+		o->burst_mibps = 90;
+		break;
+	case VT_COUNT:
+		break;
+	}
+}
+
+void model_perf(const struct vol_config *cfg, struct perf *out)
+{
+	double k = (double)(cfg->count > 0 ? cfg->count : 1);
+
+	perf_one(cfg, out);
+	out->baseline_iops *= k;
+	out->burst_iops *= k;
+	out->baseline_mibps *= k;
+	out->burst_mibps *= k;
+}

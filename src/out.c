@@ -1,0 +1,822 @@
+/*
+ * out.c - render result documents as table, CSV, JSON or Markdown.
+ *
+ * Builds nothing itself: commands fill struct out_doc through out.h.  JSON
+ * is written by hand (cJSON stays in the parsers): strings are escaped and
+ * invalid UTF-8 is replaced, numbers are written so they read back exactly,
+ * non-finite numbers become null.  CSV quotes per RFC 4180 and defuses
+ * spreadsheet formulas in text cells.
+ */
+#include "ebsize/out.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebsize/util.h"
+
+enum cell_kind { CELL_NULL, CELL_STR, CELL_NUM, CELL_INT, CELL_BOOL };
+
+struct cell {
+	enum cell_kind kind;
+	double d;
+	long long i;
+	char *s;
+};
+
+struct column {
+	char *key;
+	char *title;
+	enum out_style style;
+};
+
+struct out_table {
+	char *name;
+	char *title;
+	int is_record;
+	int json_only;
+	int human_only;
+	struct column *cols;
+	size_t ncols, acols;
+	struct cell *cells;        /* nrows * ncols, row-major */
+	size_t ncells, acells;
+	size_t nrows;
+};
+
+struct out_doc {
+	struct out_table **t;
+	size_t n, alloc;
+	char **notes;
+	size_t nnotes, anotes;
+	int notes_key;
+};
+
+int out_format_parse(const char *s, enum out_format *f)
+{
+	static const char *names[] = { "table", "csv", "json", "md" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i])) {
+			*f = (enum out_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct out_doc *out_doc_new(void)
+{
+	return xcalloc(1, sizeof(struct out_doc));
+}
+
+static void table_free(struct out_table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		free(t->cols[i].key);
+		free(t->cols[i].title);
+	}
+	for (size_t i = 0; i < t->ncells; i++)
+		free(t->cells[i].s);
+	free(t->cols);
+	free(t->cells);
+	free(t->name);
+	free(t->title);
+	free(t);
+}
+
+void out_doc_free(struct out_doc *doc)
+{
+	if (!doc)
+		return;
+	for (size_t i = 0; i < doc->n; i++)
+		table_free(doc->t[i]);
+	for (size_t i = 0; i < doc->nnotes; i++)
+		free(doc->notes[i]);
+	free(doc->t);
+	free(doc->notes);
+	free(doc);
+}
+
+static struct out_table *add_section(struct out_doc *doc, const char *name,
+				     const char *title, int is_record)
+{
+	struct out_table *t = xcalloc(1, sizeof(*t));
+
+	t->name = name ? xstrdup(name) : NULL;
+	t->title = title ? xstrdup(title) : NULL;
+	t->is_record = is_record;
+	xgrow((void **)&doc->t, &doc->alloc, doc->n + 1, sizeof(*doc->t));
+	doc->t[doc->n++] = t;
+	if (is_record)
+		t->nrows = 1;
+	return t;
+}
+
+struct out_table *out_record(struct out_doc *doc, const char *name,
+			     const char *title)
+{
+	return add_section(doc, name, title, 1);
+}
+
+struct out_table *out_list(struct out_doc *doc, const char *name,
+			   const char *title)
+{
+	return add_section(doc, name, title, 0);
+}
+
+void out_doc_notes_key(struct out_doc *doc)
+{
+	doc->notes_key = 1;
+}
+
+void out_note(struct out_doc *doc, const char *fmt, ...)
+{
+	va_list ap;
+
+	xgrow((void **)&doc->notes, &doc->anotes, doc->nnotes + 1,
+	      sizeof(*doc->notes));
+	va_start(ap, fmt);
+	doc->notes[doc->nnotes++] = xvstrfmt(fmt, ap);
+	va_end(ap);
+}
+
+void out_json_only(struct out_table *t)
+{
+	t->json_only = 1;
+}
+
+void out_human_only(struct out_table *t)
+{
+	t->human_only = 1;
+}
+
+void out_col(struct out_table *t, const char *key, const char *title,
+	     enum out_style style)
+{
+	xgrow((void **)&t->cols, &t->acols, t->ncols + 1, sizeof(*t->cols));
+	t->cols[t->ncols].key = xstrdup(key);
+	t->cols[t->ncols].title = xstrdup(title ? title : key);
+	t->cols[t->ncols].style = style;
+	t->ncols++;
+}
+
+void out_row(struct out_table *t)
+{
+	t->nrows++;
+}
+
+static struct cell *next_cell(struct out_table *t)
+{
+	struct cell *c;
+
+	xgrow((void **)&t->cells, &t->acells, t->ncells + 1, sizeof(*t->cells));
+	c = &t->cells[t->ncells++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+void out_str(struct out_table *t, const char *s)
+{
+	struct cell *c = next_cell(t);
+
+	if (s) {
+		c->kind = CELL_STR;
+		c->s = xstrdup(s);
+	}
+}
+
+void out_num(struct out_table *t, double v)
+{
+	struct cell *c = next_cell(t);
+
+	c->kind = isfinite(v) ? CELL_NUM : CELL_NULL;
+	c->d = v;
+}
+
+void out_int(struct out_table *t, long long v)
+{
+	struct cell *c = next_cell(t);
+
+	c->kind = CELL_INT;
+	c->i = v;
+}
+
+void out_bool(struct out_table *t, int v)
+{
+	struct cell *c = next_cell(t);
+
+	c->kind = CELL_BOOL;
+	c->i = !!v;
+}
+
+void out_null(struct out_table *t)
+{
+	next_cell(t);
+}
+
+void out_kv_str(struct out_table *t, const char *key, const char *title,
+		const char *v)
+{
+	out_col(t, key, title, OUT_TEXT);
+	out_str(t, v);
+}
+
+void out_kv_num(struct out_table *t, const char *key, const char *title,
+		enum out_style style, double v)
+{
+	out_col(t, key, title, style);
+	out_num(t, v);
+}
+
+void out_kv_int(struct out_table *t, const char *key, const char *title,
+		long long v)
+{
+	out_col(t, key, title, OUT_INT);
+	out_int(t, v);
+}
+
+void out_kv_bool(struct out_table *t, const char *key, const char *title, int v)
+{
+	out_col(t, key, title, OUT_BOOL);
+	out_bool(t, v);
+}
+
+void out_kv_null(struct out_table *t, const char *key, const char *title,
+		 enum out_style style)
+{
+	out_col(t, key, title, style);
+	out_null(t);
+}
+
+static const struct cell *cell_at(const struct out_table *t, size_t row,
+				  size_t col)
+{
+	static const struct cell empty;
+	size_t idx = row * t->ncols + col;
+
+	return idx < t->ncells ? &t->cells[idx] : &empty;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+void out_fmt_exact(char *buf, size_t n, double v)
+{
+	double back;
+
+	if (!isfinite(v)) {
+		xsnprintf(buf, n, "null");
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		xsnprintf(buf, n, "%.*g", prec, v);
+		back = strtod(buf, NULL);
+		if (back == v)
+			return;
+	}
+}
+
+/* Insert thousands separators into the integer part of a decimal string. */
+static void group_thousands(char *buf, size_t n)
+{
+	char tmp[64];
+	const char *s = buf;
+	size_t o = 0, digits = 0, lead;
+
+	if (*s == '-')
+		tmp[o++] = *s++;
+	while (s[digits] >= '0' && s[digits] <= '9')
+		digits++;
+	lead = digits % 3 ? digits % 3 : 3;
+	for (size_t i = 0; i < digits && o < sizeof(tmp) - 2; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			tmp[o++] = ',';
+		tmp[o++] = s[i];
+	}
+	s += digits;
+	while (*s && o < sizeof(tmp) - 1)
+		tmp[o++] = *s++;
+	tmp[o] = '\0';
+	xsnprintf(buf, n, "%s", tmp);
+}
+
+void out_fmt_usd(char *buf, size_t n, double v)
+{
+	char num[64];
+	double a = fabs(v);
+
+	/* cents rounded half away from zero, as people round money */
+	a = round(a * 100.0) / 100.0;
+	xsnprintf(num, sizeof(num), "%.2f", a);
+	group_thousands(num, sizeof(num));
+	xsnprintf(buf, n, "%s$%s", v < 0 && a >= 0.005 ? "-" : "", num);
+}
+
+/* Human display text of a cell. */
+static void display(const struct cell *c, enum out_style st, char *buf,
+		    size_t n)
+{
+	double v = 0;
+	int dec;
+
+	switch (c->kind) {
+	case CELL_NULL:
+		xsnprintf(buf, n, "-");
+		return;
+	case CELL_STR:
+		xsnprintf(buf, n, "%s", c->s);
+		return;
+	case CELL_BOOL:
+		xsnprintf(buf, n, "%s", c->i ? "yes" : "no");
+		return;
+	case CELL_INT:
+		v = (double)c->i;
+		break;
+	case CELL_NUM:
+		v = c->d;
+		break;
+	}
+	switch (st) {
+	case OUT_USD:
+		out_fmt_usd(buf, n, v);
+		return;
+	case OUT_PCT:
+		xsnprintf(buf, n, "%.1f %%", v);
+		return;
+	case OUT_EXACT:
+		out_fmt_exact(buf, n, v);
+		return;
+	case OUT_NUM1: dec = 1; break;
+	case OUT_NUM2: dec = 2; break;
+	case OUT_NUM3: dec = 3; break;
+	case OUT_TEXT:
+	case OUT_BOOL:
+	case OUT_NUM0:
+	case OUT_INT:
+	default: dec = 0; break;
+	}
+	if (c->kind == CELL_INT) {
+		xsnprintf(buf, n, "%lld", c->i);
+	} else {
+		xsnprintf(buf, n, "%.*f", dec, v);
+		/* "-0" is not a number anyone wants to read */
+		if (!strcmp(buf, "-0"))
+			xsnprintf(buf, n, "0");
+	}
+	if (st != OUT_TEXT)
+		group_thousands(buf, n);
+}
+
+/* Machine text of a number cell: exact, no grouping. */
+static void machine(const struct cell *c, char *buf, size_t n)
+{
+	switch (c->kind) {
+	case CELL_NULL: buf[0] = '\0'; break;
+	case CELL_STR: xsnprintf(buf, n, "%s", c->s); break;
+	case CELL_BOOL: xsnprintf(buf, n, "%s", c->i ? "true" : "false"); break;
+	case CELL_INT: xsnprintf(buf, n, "%lld", c->i); break;
+	case CELL_NUM: out_fmt_exact(buf, n, c->d); break;
+	}
+}
+
+static int is_numeric_style(enum out_style st)
+{
+	return st != OUT_TEXT && st != OUT_BOOL;
+}
+
+/* Display width in terminal columns (UTF-8 code points). */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+/* ------------------------------------------------------------ JSON */
+
+/* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	size_t n;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xE0) == 0xC0) {
+		n = 2;
+		cp = s[0] & 0x1F;
+	} else if ((s[0] & 0xF0) == 0xE0) {
+		n = 3;
+		cp = s[0] & 0x0F;
+	} else if ((s[0] & 0xF8) == 0xF0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	while (*p) {
+		size_t n;
+
+		if (*p == '"' || *p == '\\') {
+			fputc('\\', f);
+			fputc(*p++, f);
+		} else if (*p == '\n') {
+			fputs("\\n", f);
+			p++;
+		} else if (*p == '\t') {
+			fputs("\\t", f);
+			p++;
+		} else if (*p == '\r') {
+			fputs("\\r", f);
+			p++;
+		} else if (*p < 0x20 || *p == 0x7F) {
+			fprintf(f, "\\u%04x", *p++);
+		} else if ((n = utf8_seq(p)) != 0) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fputs("\\ufffd", f);
+			p++;
+		}
+	}
+	fputc('"', f);
+}
+
+static void json_cell(FILE *f, const struct cell *c)
+{
+	char buf[64];
+
+	if (c->kind == CELL_STR) {
+		json_string(f, c->s);
+	} else if (c->kind == CELL_NULL) {
+		fputs("null", f);
+	} else {
+		machine(c, buf, sizeof(buf));
+		fputs(buf, f);
+	}
+}
+
+/* Length of the common dotted prefix (in components) of two keys. */
+static size_t common_depth(char **a, size_t na, char **b, size_t nb)
+{
+	size_t i = 0;
+
+	while (i < na && i < nb && !strcmp(a[i], b[i]))
+		i++;
+	return i;
+}
+
+static size_t split_key(char *key, char **parts, size_t max)
+{
+	size_t n = 0;
+	char *s = key;
+
+	while (n < max) {
+		char *dot = strchr(s, '.');
+
+		parts[n++] = s;
+		if (!dot)
+			break;
+		*dot = '\0';
+		s = dot + 1;
+	}
+	return n;
+}
+
+#define MAX_DEPTH 8
+
+/* Write the fields of one row, nesting dotted keys.  Fields are written as
+ * members of an already-open object; *first tracks comma placement. */
+static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
+			    int *first)
+{
+	char *prev[MAX_DEPTH];
+	size_t nprev = 0;   /* open nested objects = nprev - 1 parts */
+	char *keys[64];
+	size_t nkeys = t->ncols < 64 ? t->ncols : 64;
+	int firsts[MAX_DEPTH + 1];
+
+	firsts[0] = *first;
+	for (size_t c = 0; c < nkeys; c++) {
+		char *parts[MAX_DEPTH];
+		size_t np, keep, open_prev, open_now;
+
+		keys[c] = xstrdup(t->cols[c].key);
+		np = split_key(keys[c], parts, MAX_DEPTH);
+		open_prev = nprev ? nprev - 1 : 0;
+		open_now = np - 1;
+		keep = nprev ? common_depth(prev, open_prev, parts, open_now) : 0;
+		for (size_t d = open_prev; d > keep; d--)
+			fputc('}', f);
+		for (size_t d = keep; d < open_now; d++) {
+			if (!firsts[d])
+				fputc(',', f);
+			firsts[d] = 0;
+			json_string(f, parts[d]);
+			fputs(":{", f);
+			firsts[d + 1] = 1;
+		}
+		if (!firsts[open_now])
+			fputc(',', f);
+		firsts[open_now] = 0;
+		json_string(f, parts[np - 1]);
+		fputc(':', f);
+		json_cell(f, cell_at(t, row, c));
+		memcpy(prev, parts, np * sizeof(*parts));
+		nprev = np;
+	}
+	for (size_t d = nprev ? nprev - 1 : 0; d > 0; d--)
+		fputc('}', f);
+	for (size_t c = 0; c < nkeys; c++)
+		free(keys[c]);
+	*first = firsts[0];
+}
+
+static void render_json(const struct out_doc *doc, FILE *f)
+{
+	int first = 1;
+
+	fputc('{', f);
+	for (size_t i = 0; i < doc->n; i++) {
+		const struct out_table *t = doc->t[i];
+
+		if (t->human_only)
+			continue;
+		if (t->is_record && !t->name) {
+			json_row_fields(f, t, 0, &first);
+			continue;
+		}
+		if (!first)
+			fputc(',', f);
+		first = 0;
+		json_string(f, t->name ? t->name : "rows");
+		fputc(':', f);
+		if (t->is_record) {
+			int rf = 1;
+
+			fputc('{', f);
+			json_row_fields(f, t, 0, &rf);
+			fputc('}', f);
+			continue;
+		}
+		fputc('[', f);
+		for (size_t r = 0; r < t->nrows; r++) {
+			int rf = 1;
+
+			fputs(r ? ",{" : "{", f);
+			json_row_fields(f, t, r, &rf);
+			fputc('}', f);
+		}
+		fputc(']', f);
+	}
+	if (doc->nnotes || doc->notes_key) {
+		if (!first)
+			fputc(',', f);
+		fputs("\"notes\":[", f);
+		for (size_t i = 0; i < doc->nnotes; i++) {
+			if (i)
+				fputc(',', f);
+			json_string(f, doc->notes[i]);
+		}
+		fputc(']', f);
+	}
+	fputs("}\n", f);
+}
+
+/* ------------------------------------------------------------ CSV */
+
+static void csv_field(FILE *f, const char *s, int is_text)
+{
+	int quote = strpbrk(s, ",\"\r\n") != NULL;
+	/* a text cell starting like a formula is defused with a quote mark */
+	int defuse = is_text && s[0] && strchr("=+-@\t\r", s[0]);
+
+	if (defuse)
+		quote = 1;
+	if (!quote) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	if (defuse)
+		fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void render_csv(const struct out_doc *doc, FILE *f)
+{
+	int blocks = 0;
+	char buf[64];
+
+	for (size_t i = 0; i < doc->n; i++) {
+		const struct out_table *t = doc->t[i];
+
+		if (t->json_only || !t->ncols)
+			continue;
+		if (blocks++)
+			fputc('\n', f);
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (c)
+				fputc(',', f);
+			csv_field(f, t->cols[c].key, 1);
+		}
+		fputs("\r\n", f);
+		for (size_t r = 0; r < t->nrows; r++) {
+			for (size_t c = 0; c < t->ncols; c++) {
+				const struct cell *cl = cell_at(t, r, c);
+
+				if (c)
+					fputc(',', f);
+				if (cl->kind == CELL_STR) {
+					csv_field(f, cl->s, 1);
+				} else {
+					machine(cl, buf, sizeof(buf));
+					fputs(buf, f);
+				}
+			}
+			fputs("\r\n", f);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ table, md */
+
+static void pad(FILE *f, size_t n)
+{
+	while (n--)
+		fputc(' ', f);
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void render_record(const struct out_table *t, FILE *f, int md)
+{
+	size_t w = 0;
+	char buf[512];
+
+	for (size_t c = 0; c < t->ncols; c++)
+		if (text_width(t->cols[c].title) > w)
+			w = text_width(t->cols[c].title);
+	if (md) {
+		fputs("| field | value |\n|---|---|\n", f);
+	}
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct cell *cl = cell_at(t, 0, c);
+
+		if (cl->kind == CELL_STR && strlen(cl->s) >= sizeof(buf))
+			xsnprintf(buf, sizeof(buf), "%s", cl->s);
+		else
+			display(cl, t->cols[c].style, buf, sizeof(buf));
+		if (md) {
+			fputs("| ", f);
+			md_cell(f, t->cols[c].title);
+			fputs(" | ", f);
+			md_cell(f, buf);
+			fputs(" |\n", f);
+		} else {
+			fprintf(f, "  %s:", t->cols[c].title);
+			pad(f, w - text_width(t->cols[c].title) + 1);
+			fprintf(f, "%s\n", buf);
+		}
+	}
+}
+
+static void render_list(const struct out_table *t, FILE *f, int md)
+{
+	size_t *w = xcalloc(t->ncols, sizeof(*w));
+	char buf[512];
+
+	for (size_t c = 0; c < t->ncols; c++)
+		w[c] = text_width(t->cols[c].title);
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			display(cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
+			if (text_width(buf) > w[c])
+				w[c] = text_width(buf);
+		}
+	for (size_t c = 0; c < t->ncols; c++) {
+		int right = is_numeric_style(t->cols[c].style);
+		size_t gap = w[c] - text_width(t->cols[c].title);
+
+		fputs(md ? "| " : (c ? "  " : ""), f);
+		if (right && !md)
+			pad(f, gap);
+		if (md)
+			md_cell(f, t->cols[c].title);
+		else
+			fputs(t->cols[c].title, f);
+		if (!right && !md && c + 1 < t->ncols)
+			pad(f, gap);
+		if (md)
+			fputc(' ', f);
+	}
+	fputs(md ? "|\n" : "\n", f);
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (md) {
+			fputs(is_numeric_style(t->cols[c].style) ? "|--:" : "|---", f);
+			continue;
+		}
+		fputs(c ? "  " : "", f);
+		for (size_t i = 0; i < w[c]; i++)
+			fputc('-', f);
+	}
+	fputs(md ? "|\n" : "\n", f);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			int right = is_numeric_style(t->cols[c].style);
+			size_t gap;
+
+			display(cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
+			gap = w[c] - text_width(buf);
+			fputs(md ? "| " : (c ? "  " : ""), f);
+			if (right && !md)
+				pad(f, gap);
+			if (md)
+				md_cell(f, buf);
+			else
+				fputs(buf, f);
+			if (!right && !md && c + 1 < t->ncols)
+				pad(f, gap);
+			if (md)
+				fputc(' ', f);
+		}
+		fputs(md ? "|\n" : "\n", f);
+	}
+	free(w);
+}
+
+static void render_human(const struct out_doc *doc, FILE *f, int md)
+{
+	int blocks = 0;
+
+	for (size_t i = 0; i < doc->n; i++) {
+		const struct out_table *t = doc->t[i];
+
+		if (t->json_only || !t->ncols)
+			continue;
+		if (blocks++)
+			fputc('\n', f);
+		if (t->title)
+			fprintf(f, md ? "### %s\n\n" : "%s\n", t->title);
+		if (t->is_record)
+			render_record(t, f, md);
+		else
+			render_list(t, f, md);
+	}
+	if (doc->nnotes)
+		fputc('\n', f);
+	for (size_t i = 0; i < doc->nnotes; i++) {
+		if (md)
+			fputs("- ", f);
+		else
+			fputs("note: ", f);
+		fputs(doc->notes[i], f);
+		fputc('\n', f);
+	}
+}
+
+int out_render(const struct out_doc *doc, enum out_format fmt, FILE *f)
+{
+	switch (fmt) {
+	case OUT_JSON: render_json(doc, f); break;
+	case OUT_CSV: render_csv(doc, f); break;
+	case OUT_MD: render_human(doc, f, 1); break;
+	case OUT_TABLE: render_human(doc, f, 0); break;
+	}
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,403 @@
+/*
+ * util.c - allocation wrappers, strict number parsing, capped buffers and
+ * file helpers.  No module-specific logic lives here.
+ */
+#include "ebsize/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int ebs_fail(char *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err, EBS_ERRLEN, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static void die_oom(size_t n)
+{
+	fprintf(stderr, "fatal: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die_oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		die_oom(n);
+	return q;
+}
+
+void xgrow(void **p, size_t *alloc, size_t want, size_t elem_size)
+{
+	size_t n = *alloc;
+
+	if (want <= n)
+		return;
+	if (n < 8)
+		n = 8;
+	while (n < want) {
+		if (n > SIZE_MAX / 2)
+			die_oom(SIZE_MAX);
+		n *= 2;
+	}
+	if (n > SIZE_MAX / elem_size)
+		die_oom(SIZE_MAX);
+	*p = xrealloc(*p, n * elem_size);
+	*alloc = n;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvstrfmt(const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+	char *p;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		n = 0;
+	p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = xvstrfmt(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void xsnprintf(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(dst, n, fmt, ap);
+	va_end(ap);
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	/* refuse hex floats, "inf" and "nan": numbers from outside are decimal */
+	for (const char *p = s; *p; p++)
+		if (!strchr("0123456789+-.eE", *p))
+			return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_nonneg_double(const char *s, double *out)
+{
+	double v;
+
+	if (parse_double(s, &v) || v < 0 || s[0] == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_long_range(const char *s, long min, long max, long *out)
+{
+	uint64_t v;
+	int neg = 0;
+
+	if (s && *s == '-' && min < 0) {
+		neg = 1;
+		s++;
+	}
+	if (parse_u64(s, &v) || v > (uint64_t)LONG_MAX)
+		return -1;
+	if ((neg ? -(long)v : (long)v) < min || (neg ? -(long)v : (long)v) > max)
+		return -1;
+	*out = neg ? -(long)v : (long)v;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- sbuf */
+
+void sbuf_init(struct sbuf *sb, size_t cap)
+{
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->alloc = 0;
+	sb->cap = cap;
+}
+
+int sbuf_add(struct sbuf *sb, const void *data, size_t len)
+{
+	if (len > sb->cap || sb->len > sb->cap - len)
+		return EBS_ERR_TOO_BIG;
+	xgrow((void **)&sb->buf, &sb->alloc, sb->len + len + 1, 1);
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+	return EBS_OK;
+}
+
+int sbuf_addstr(struct sbuf *sb, const char *s)
+{
+	return sbuf_add(sb, s, strlen(s));
+}
+
+int sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int rc;
+
+	va_start(ap, fmt);
+	s = xvstrfmt(fmt, ap);
+	va_end(ap);
+	rc = sbuf_addstr(sb, s);
+	free(s);
+	return rc;
+}
+
+char *sbuf_detach(struct sbuf *sb, size_t *len)
+{
+	char *p;
+
+	if (!sb->buf)
+		sbuf_add(sb, "", 0);
+	p = sb->buf;
+	if (len)
+		*len = sb->len;
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return p;
+}
+
+void sbuf_reset(struct sbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void sbuf_release(struct sbuf *sb)
+{
+	if (!sb)
+		return;
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+/* ---------------------------------------------------------------- files */
+
+int read_file_capped(const char *path, size_t cap, char **data, size_t *len,
+		     char *err)
+{
+	struct sbuf sb = SBUF_INIT(cap);
+	char chunk[65536];
+	FILE *f;
+	size_t n;
+	int rc = EBS_OK;
+
+	*data = NULL;
+	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s", path,
+				strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (sbuf_add(&sb, chunk, n)) {
+			rc = ebs_fail(err, EBS_ERR_TOO_BIG,
+				      "'%s' is larger than the limit of %zu MiB",
+				      path, cap >> 20);
+			goto out;
+		}
+	}
+	if (ferror(f)) {
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot read '%s': %s", path,
+			      strerror(errno));
+		goto out;
+	}
+	*data = sbuf_detach(&sb, len);
+out:
+	if (f != stdin)
+		fclose(f);
+	sbuf_release(&sb);
+	return rc;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len,
+		      char *err)
+{
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	int fd, rc = EBS_OK;
+	size_t off = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot create '%s': %s", path,
+			      strerror(errno));
+		goto out;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s",
+				      path, strerror(errno));
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (!rc && fsync(fd))
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s", path,
+			      strerror(errno));
+	if (close(fd) && !rc)
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s", path,
+			      strerror(errno));
+	if (!rc && rename(tmp, path))
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s", path,
+			      strerror(errno));
+	if (rc)
+		unlink(tmp);
+out:
+	free(tmp);
+	return rc;
+}
+
+int mkdir_parents(const char *path, char *err)
+{
+	char *p = xstrdup(path);
+	int rc = EBS_OK;
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			rc = ebs_fail(err, EBS_ERR_IO,
+				      "cannot create directory '%s': %s", p,
+				      strerror(errno));
+			break;
+		}
+		*s = '/';
+	}
+	free(p);
+	return rc;
+}
+
+size_t line_of_offset(const char *buf, size_t off)
+{
+	size_t line = 1;
+
+	for (size_t i = 0; i < off && buf[i]; i++)
+		if (buf[i] == '\n')
+			line++;
+	return line;
+}
+
+void utc_now_iso(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int str_ieq(const char *a, const char *b)
+{
+	return strcasecmp(a, b) == 0;
+}
+
+int str_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int str_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# run.sh - the whole suite: C unit tests, then every tests/e2e/t*.sh.
+# Each part prints TAP-like "ok N - ..." / "not ok N - ..." lines; this
+# script counts them and ends with one line "N passed, N failed".
+# Needs EBSIZE_BIN and UNIT_BIN (set by `make test`).
+# TESTS="t0100 t0200" limits the e2e scripts run (prefix match).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+: "${EBSIZE_BIN:?run through make test}"
+: "${UNIT_BIN:?run through make test}"
+export EBSIZE_BIN
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+
+run_part() {
+	name=$1; shift
+	"$@" >"$log.part" 2>&1
+	rc=$?
+	cat "$log.part" >>"$log"
+	grep -E '^not ok' "$log.part" | sed "s|^|$name: |"
+	if [ $rc -ne 0 ] && ! grep -qE '^not ok' "$log.part"; then
+		echo "not ok - $name exited $rc without a failing test" | tee -a "$log"
+		tail -n 20 "$log.part"
+	fi
+	p=$(grep -cE '^ok ' "$log.part")
+	f=$(grep -cE '^not ok' "$log.part")
+	printf '%-40s %4d passed %3d failed\n' "$name" "$p" "$f"
+	rm -f "$log.part"
+}
+
+run_part unit "$UNIT_BIN"
+for t in tests/e2e/t[0-9]*.sh; do
+	base=$(basename "$t" .sh)
+	if [ -n "${TESTS:-}" ]; then
+		sel=0
+		for want in $TESTS; do
+			case "$base" in "$want"*) sel=1 ;; esac
+		done
+		[ $sel = 1 ] || continue
+	fi
+	run_part "$base" sh "$t"
+done
+passed=$(grep -cE '^ok ' "$log")
+failed=$(grep -cE '^not ok' "$log")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ] || status=1
+exit $status

@@ -1,0 +1,78 @@
+/* test_util.c - strict number parsing, the CSV reader, the capped buffer. */
+#include <stdint.h>
+#include <string.h>
+
+#include "test.h"
+#include "ebsize/csv.h"
+#include "ebsize/util.h"
+
+static void test_parse(void)
+{
+	static const struct { const char *s; int ok; double v; } dcases[] = {
+		{ "1", 1, 1 }, { "0.0800000000", 1, 0.08 }, { "1e3", 1, 1000 },
+		{ "-2.5", 1, -2.5 }, { "", 0, 0 }, { " 1", 0, 0 }, { "1 ", 0, 0 },
+		{ "1x", 0, 0 }, { "inf", 0, 0 }, { "nan", 0, 0 }, { "0x10", 0, 0 },
+		{ "1e999", 0, 0 },
+	};
+	static const struct { const char *s; int ok; long v; } lcases[] = {
+		{ "100", 1, 100 }, { "0", 0, 0 }, { "-5", 0, 0 }, { "5.0", 0, 0 },
+		{ "99999999999999999999", 0, 0 }, { "+5", 0, 0 }, { "", 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(dcases) / sizeof(*dcases); i++) {
+		double v = -12345;
+		int rc = parse_double(dcases[i].s, &v);
+
+		CHECK((rc == 0) == dcases[i].ok && (!dcases[i].ok || v == dcases[i].v),
+		      "parse_double('%s')", dcases[i].s);
+	}
+	for (size_t i = 0; i < sizeof(lcases) / sizeof(*lcases); i++) {
+		long v = -1;
+		int rc = parse_long_range(lcases[i].s, 1, 1000000, &v);
+
+		CHECK((rc == 0) == lcases[i].ok && (!lcases[i].ok || v == lcases[i].v),
+		      "parse_long_range('%s', 1, 1e6)", lcases[i].s);
+	}
+	{
+		double v;
+
+		CHECK(parse_nonneg_double("-0", &v) != 0, "parse_nonneg_double refuses -0");
+	}
+}
+
+static void test_csv(void)
+{
+	const char *in = "\xEF\xBB\xBF" "a,b,c\r\n\"x,1\",\"say \"\"hi\"\"\",\n\nlast,\"multi\nline\",z\n\"open";
+	struct csv_reader r;
+	char **f;
+	size_t n;
+
+	csv_init(&r, in, strlen(in));
+	CHECK(csv_next(&r, &f, &n) == 1 && n == 3 && !strcmp(f[0], "a") &&
+	      !strcmp(f[2], "c"), "csv: header after BOM");
+	CHECK(csv_next(&r, &f, &n) == 1 && n == 3 && !strcmp(f[0], "x,1") &&
+	      !strcmp(f[1], "say \"hi\"") && !strcmp(f[2], ""),
+	      "csv: quotes, doubled quotes, empty last field");
+	CHECK(csv_next(&r, &f, &n) == 1 && n == 3 && !strcmp(f[1], "multi\nline") &&
+	      r.record_line == 4, "csv: blank line skipped, quoted newline kept, line 4");
+	CHECK(csv_next(&r, &f, &n) == -1 && r.record_line == 6,
+	      "csv: unterminated quote is an error at line 6");
+	csv_release(&r);
+}
+
+static void test_sbuf(void)
+{
+	struct sbuf sb = SBUF_INIT(8);
+
+	CHECK(sbuf_addstr(&sb, "12345678") == 0 && sb.len == 8, "sbuf: fills to cap");
+	CHECK(sbuf_addstr(&sb, "9") == EBS_ERR_TOO_BIG && sb.len == 8,
+	      "sbuf: refuses to grow past cap, content kept");
+	sbuf_release(&sb);
+}
+
+void test_util(void)
+{
+	test_parse();
+	test_csv();
+	test_sbuf();
+}
