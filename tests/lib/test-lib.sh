@@ -69,10 +69,11 @@ expect_err_empty() {
 	if [ ! -s "$T/err" ]; then ok "$1"; else fail "$1" "stderr should be empty"; fi
 }
 
-# usage_error DESC EXPECTED_FIRST_LINE CMD ARGS...: exit 2, exact message + hint
+# usage_error DESC MESSAGE CMD ARGS...: `ebsize ARGS` exits 2, prints nothing on
+# stdout and exactly "error: MESSAGE" + "hint: see 'ebsize CMD -h'" on stderr
 usage_error() {
 	desc=$1 msg=$2 cmd=$3
-	shift 2
+	shift 3
 	run "$@"
 	want=$(printf 'error: %s\nhint: see '\''ebsize %s -h'\''' "$msg" "$cmd")
 	if [ "$rc" = 2 ] && [ "$(cat "$T/err")" = "$want" ] && [ ! -s "$T/out" ]; then
