@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ebsize/db.h"
+#include "ebsize/model.h"
 #include "ebsize/msg.h"
 #include "ebsize/util.h"
 
@@ -27,6 +28,12 @@ static int cmd_version(int argc, char **argv, struct cli_ctx *ctx);
 
 /* Alphabetical.  One row per command. */
 static const struct cmd commands[] = {
+	{ "burst", cmd_burst, 0,
+	  "simulate a gp2/st1/sc1 credit bucket second by second" },
+	{ "cheapest", cmd_cheapest, CMD_NEEDS_DB,
+	  "the cheapest volume sets for IOPS, MiB/s and GiB" },
+	{ "compare", cmd_compare, CMD_NEEDS_DB,
+	  "gp2 vs gp3 (and others) side by side, per size" },
 	{ "cost", cmd_cost, CMD_NEEDS_DB,
 	  "monthly cost and performance of one volume configuration" },
 	{ "db", cmd_db, 0, "where the database is; integrity and contents" },
@@ -152,6 +159,50 @@ int cmd_parse_double(const char *cmd, const char *opt, const char *val,
 	return 0;
 }
 
+int cmd_parse_types(const char *cmd, const char *list, int *want)
+{
+	char *copy = xstrdup(list), *s = copy;
+	int any = 0;
+
+	for (int t = 0; t < VT_COUNT; t++)
+		want[t] = 0;
+	while (s) {
+		char *comma = strchr(s, ',');
+		enum vol_type t;
+
+		if (comma)
+			*comma = '\0';
+		if (model_type_parse(s, &t)) {
+			msg_usage_error(cmd, "unknown volume type '%s' in --types", s);
+			free(copy);
+			return -1;
+		}
+		want[t] = any = 1;
+		s = comma ? comma + 1 : NULL;
+	}
+	free(copy);
+	if (!any)
+		return msg_usage_error(cmd, "--types needs at least one type"), -1;
+	return 0;
+}
+
+int cmd_check_date(const char *cmd, const char *opt, const char *val)
+{
+	int ok = strlen(val) == 10 && val[4] == '-' && val[7] == '-';
+
+	for (int i = 0; ok && i < 10; i++)
+		if (i != 4 && i != 7 && (val[i] < '0' || val[i] > '9'))
+			ok = 0;
+	if (ok && (strncmp(val + 5, "01", 2) < 0 || strncmp(val + 5, "12", 2) > 0 ||
+		   strncmp(val + 8, "01", 2) < 0 || strncmp(val + 8, "31", 2) > 0))
+		ok = 0;
+	if (!ok) {
+		msg_usage_error(cmd, "%s must be a date YYYY-MM-DD, not '%s'", opt, val);
+		return -1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ globals */
 
 /* If argv[*i] is --name or --name=value, take its value; 1 if matched. */
@@ -226,6 +277,7 @@ static int take_globals(int *argc, char **argv, struct cli_ctx *ctx,
 	}
 	*argc = out;
 	argv[out] = NULL;
+	ctx->format_set = fmt != NULL;
 	if (fmt && out_format_parse(fmt, &ctx->format)) {
 		msg_usage_error(NULL, "unknown format '%s' (use table, csv, json or md)", fmt);
 		return -1;

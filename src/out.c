@@ -16,13 +16,14 @@
 
 #include "ebsize/util.h"
 
-enum cell_kind { CELL_NULL, CELL_STR, CELL_NUM, CELL_INT, CELL_BOOL };
+enum cell_kind { CELL_NULL, CELL_STR, CELL_NUM, CELL_INT, CELL_BOOL, CELL_NESTED };
 
 struct cell {
 	enum cell_kind kind;
 	double d;
 	long long i;
-	char *s;
+	char *s;                   /* text; display text of a nested list */
+	struct out_table *sub;     /* CELL_NESTED */
 };
 
 struct column {
@@ -76,8 +77,11 @@ static void table_free(struct out_table *t)
 		free(t->cols[i].key);
 		free(t->cols[i].title);
 	}
-	for (size_t i = 0; i < t->ncells; i++)
+	for (size_t i = 0; i < t->ncells; i++) {
 		free(t->cells[i].s);
+		if (t->cells[i].sub)
+			table_free(t->cells[i].sub);
+	}
 	free(t->cols);
 	free(t->cells);
 	free(t->name);
@@ -215,6 +219,16 @@ void out_null(struct out_table *t)
 	next_cell(t);
 }
 
+struct out_table *out_nested(struct out_table *t, const char *display)
+{
+	struct cell *c = next_cell(t);
+
+	c->kind = CELL_NESTED;
+	c->s = xstrdup(display ? display : "");
+	c->sub = xcalloc(1, sizeof(*c->sub));
+	return c->sub;
+}
+
 void out_kv_str(struct out_table *t, const char *key, const char *title,
 		const char *v)
 {
@@ -324,6 +338,7 @@ static void display(const struct cell *c, enum out_style st, char *buf,
 		xsnprintf(buf, n, "-");
 		return;
 	case CELL_STR:
+	case CELL_NESTED:
 		xsnprintf(buf, n, "%s", c->s);
 		return;
 	case CELL_BOOL:
@@ -372,7 +387,8 @@ static void machine(const struct cell *c, char *buf, size_t n)
 {
 	switch (c->kind) {
 	case CELL_NULL: buf[0] = '\0'; break;
-	case CELL_STR: xsnprintf(buf, n, "%s", c->s); break;
+	case CELL_STR:
+	case CELL_NESTED: xsnprintf(buf, n, "%s", c->s); break;
 	case CELL_BOOL: xsnprintf(buf, n, "%s", c->i ? "true" : "false"); break;
 	case CELL_INT: xsnprintf(buf, n, "%lld", c->i); break;
 	case CELL_NUM: out_fmt_exact(buf, n, c->d); break;
@@ -462,11 +478,24 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
+			    int *first);
+
 static void json_cell(FILE *f, const struct cell *c)
 {
 	char buf[64];
 
-	if (c->kind == CELL_STR) {
+	if (c->kind == CELL_NESTED) {
+		fputc('[', f);
+		for (size_t r = 0; r < c->sub->nrows; r++) {
+			int rf = 1;
+
+			fputs(r ? ",{" : "{", f);
+			json_row_fields(f, c->sub, r, &rf);
+			fputc('}', f);
+		}
+		fputc(']', f);
+	} else if (c->kind == CELL_STR) {
 		json_string(f, c->s);
 	} else if (c->kind == CELL_NULL) {
 		fputs("null", f);
@@ -636,7 +665,7 @@ static void render_csv(const struct out_doc *doc, FILE *f)
 	for (size_t i = 0; i < doc->n; i++) {
 		const struct out_table *t = doc->t[i];
 
-		if (t->json_only || !t->ncols)
+		if (t->human_only || !t->ncols)
 			continue;
 		if (blocks++)
 			fputc('\n', f);
@@ -652,7 +681,7 @@ static void render_csv(const struct out_doc *doc, FILE *f)
 
 				if (c)
 					fputc(',', f);
-				if (cl->kind == CELL_STR) {
+				if (cl->kind == CELL_STR || cl->kind == CELL_NESTED) {
 					csv_field(f, cl->s, 1);
 				} else {
 					machine(cl, buf, sizeof(buf));

@@ -19,6 +19,7 @@ struct cli_ctx {
 	const char *region;        /* resolved: --region, env, us-east-1 */
 	int region_from_opt;       /* --region was given explicitly */
 	enum out_format format;
+	int format_set;            /* --format was given */
 	int quiet;
 	struct db *db;             /* opened for commands with CMD_NEEDS_DB */
 };
@@ -56,6 +57,14 @@ int cmd_parse_long(const char *cmd, const char *opt, const char *val,
 int cmd_parse_double(const char *cmd, const char *opt, const char *val,
 		     double min, double max, double *out);
 
+/* Parse "gp2,gp3,..." into want[VT_COUNT]; prints a usage error, -1. */
+int cmd_parse_types(const char *cmd, const char *list, int *want);
+/* Check a YYYY-MM-DD date option; prints a usage error, -1. */
+int cmd_check_date(const char *cmd, const char *opt, const char *val);
+
+int cmd_burst(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_compare(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_cost(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_db(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_instances(int argc, char **argv, struct cli_ctx *ctx);

@@ -88,6 +88,36 @@ int db_each_instance(struct db *db, const char *name, const char *family,
 		     int (*fn)(const struct instance_limits *, void *),
 		     void *arg, char *err);
 
+/*
+ * Stored benchmark evidence for a volume configuration: the run of the
+ * same type whose provisioned performance (gp3/io1/io2) or size
+ * (gp2/st1/sc1) is closest, with its headline phase (the first phase with
+ * a measured IOPS figure).  Returns EBS_OK with *found 0 when no run of
+ * that type exists.
+ */
+struct bench_evidence {
+	long long run_id;
+	char label[96];
+	char source[32];
+	char instance_type[48];
+	double size_gib;            /* NAN when unknown */
+	double prov_iops;           /* NAN when unknown */
+	double prov_mibps;          /* NAN when unknown */
+	char phase[48];
+	char rw[16];
+	char bs[16];
+	double iodepth;             /* NAN when unknown */
+	double iops;                /* whole phase; NAN when not published */
+	double iops_before_cliff;   /* NAN when no cliff */
+	double iops_after_cliff;
+	double cliff_t_s;
+	double p99_ms;              /* NAN when unknown */
+	double lat_mean_ms;
+	double distance;            /* 0 = exact match */
+};
+int db_bench_evidence(struct db *db, const struct vol_config *cfg,
+		      struct bench_evidence *out, int *found, char *err);
+
 /* Health report for `ebsize db check`. */
 struct db_table_count {
 	const char *table;

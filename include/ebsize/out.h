@@ -59,6 +59,13 @@ void out_int(struct out_table *t, long long v);
 void out_bool(struct out_table *t, int v);
 void out_null(struct out_table *t);
 
+/*
+ * A cell holding a list of records (e.g. the evidence of an option): JSON
+ * renders an array of objects; table, Markdown and CSV show `display`.
+ * Returns the nested list to fill with out_col/out_row; the cell owns it.
+ */
+struct out_table *out_nested(struct out_table *t, const char *display);
+
 /* Record helpers: declare a field and set its value in one call. */
 void out_kv_str(struct out_table *t, const char *key, const char *title,
 		const char *v);
@@ -70,9 +77,9 @@ void out_kv_bool(struct out_table *t, const char *key, const char *title, int v)
 void out_kv_null(struct out_table *t, const char *key, const char *title,
 		 enum out_style style);
 
-/* Mark a section as hidden in human formats (table/md), JSON only. */
+/* Show a section only in the machine formats (JSON, CSV). */
 void out_json_only(struct out_table *t);
-/* Hide a section from JSON (human formats only). */
+/* Show a section only in the human formats (table, Markdown). */
 void out_human_only(struct out_table *t);
 
 /* Write doc to f.  Returns 0, or -1 on a write error (errno set). */

@@ -1,0 +1,301 @@
+/*
+ * cmd_burst.c - `ebsize burst`: run the credit-bucket simulator (burst.c)
+ * for one gp2, st1 or sc1 volume under a constant load or a profile file,
+ * and report when the bucket empties, what is delivered, how long the
+ * refill takes, and the steady state of a repeating profile.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebsize/burst.h"
+#include "ebsize/cli.h"
+#include "ebsize/msg.h"
+#include "ebsize/util.h"
+
+#define PROFILE_CAP (1 << 20)
+#define MAX_SECONDS (366L * 86400)
+
+static const char usage_text[] =
+	"usage: ebsize burst --size GIB [--type gp2|st1|sc1]\n"
+	"                    (--load RATE [--duration S] | --profile FILE)\n"
+	"                    [--idle S | --credits PCT%|N] [--timeline]\n\n"
+	"Simulate a volume's credit bucket second by second: gp2 I/O credits\n"
+	"(RATE in IOPS) or st1/sc1 throughput credits (RATE in MiB/s).  Reports\n"
+	"when the bucket runs dry, what the volume delivers, the average over the\n"
+	"run, the time to refill it at zero I/O, and for a repeating profile the\n"
+	"steady state.\n\n"
+	"  --size GIB        volume size\n"
+	"  --type T          gp2 (default), st1 or sc1\n"
+	"  --load RATE       a constant demand\n"
+	"  --duration S      seconds to simulate a constant load (default: until\n"
+	"                    the bucket is empty plus 10 %, at least 1 hour)\n"
+	"  --profile FILE    steps, one per line: 'RATE SECONDS' or 'idle SECONDS';\n"
+	"                    '# comments'; 'repeat N' repeats the whole list\n"
+	"  --idle S          start from an empty bucket after S idle seconds\n"
+	"  --credits C       start with C credits, or C% of a full bucket\n"
+	"                    (default: full, as a new volume)\n"
+	"  --timeline        print the per-second series as CSV instead:\n"
+	"                    t_s,demand,delivered,credits,credits_pct\n"
+	"  -h, --help        this help\n";
+
+struct args {
+	enum vol_type type;
+	double size_gib;
+	double load;
+	int have_load;
+	long duration;
+	const char *profile_file;
+	long idle;
+	const char *credits;
+	int timeline;
+};
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "type", required_argument, NULL, 't' },
+		{ "load", required_argument, NULL, 'l' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "idle", required_argument, NULL, 'i' },
+		{ "credits", required_argument, NULL, 'c' },
+		{ "timeline", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *c_ = "burst";
+	int c, have_size = 0;
+
+	a->type = VT_GP2;
+	a->idle = -1;
+	while ((c = cmd_getopt(c_, argc, argv, "h", opts)) != -1) {
+		switch (c) {
+		case 's':
+			if (cmd_parse_double(c_, "--size", optarg, 1, 65536, &a->size_gib))
+				return EXIT_USAGE;
+			have_size = 1;
+			break;
+		case 't':
+			if (model_type_parse(optarg, &a->type) ||
+			    (a->type != VT_GP2 && a->type != VT_ST1 && a->type != VT_SC1))
+				return msg_usage_error(c_, "--type must be gp2, st1 or sc1 (the types with a credit bucket), not '%s'",
+						       optarg);
+			break;
+		case 'l':
+			if (cmd_parse_double(c_, "--load", optarg, 0, 1e7, &a->load))
+				return EXIT_USAGE;
+			a->have_load = 1;
+			break;
+		case 'd':
+			if (cmd_parse_long(c_, "--duration", optarg, 1, MAX_SECONDS, &a->duration))
+				return EXIT_USAGE;
+			break;
+		case 'p':
+			a->profile_file = optarg;
+			break;
+		case 'i':
+			if (cmd_parse_long(c_, "--idle", optarg, 0, MAX_SECONDS, &a->idle))
+				return EXIT_USAGE;
+			break;
+		case 'c':
+			a->credits = optarg;
+			break;
+		case 'T':
+			a->timeline = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return msg_usage_error(c_, "unexpected argument '%s'", argv[optind]);
+	if (!have_size)
+		return msg_usage_error(c_, "missing --size GIB");
+	if (a->have_load == !!a->profile_file)
+		return msg_usage_error(c_, "give either --load RATE or --profile FILE");
+	if (a->duration && !a->have_load)
+		return msg_usage_error(c_, "--duration goes with --load (a profile sets its own length)");
+	if (a->idle >= 0 && a->credits)
+		return msg_usage_error(c_, "give --idle or --credits, not both");
+	if ((a->type == VT_ST1 || a->type == VT_SC1) && a->size_gib < 125)
+		return msg_usage_error(c_, "%s volumes are at least 125 GiB", model_type_name(a->type));
+	if (a->size_gib > 16384)
+		return msg_usage_error(c_, "%s volumes are at most 16384 GiB", model_type_name(a->type));
+	return EXIT_OK;
+}
+
+/* Starting credits from --idle / --credits; usage error on a bad value. */
+static int start_credits(const struct args *a, const struct bucket *b,
+			 double *credits)
+{
+	double v;
+	size_t n;
+
+	*credits = b->capacity;
+	if (a->idle >= 0) {
+		*credits = fmin(b->capacity, b->baseline * (double)a->idle);
+		return 0;
+	}
+	if (!a->credits)
+		return 0;
+	n = strlen(a->credits);
+	if (n > 1 && a->credits[n - 1] == '%') {
+		char *num = xstrndup(a->credits, n - 1);
+		int bad = parse_nonneg_double(num, &v) || v > 100;
+
+		free(num);
+		if (!bad) {
+			*credits = b->capacity * v / 100.0;
+			return 0;
+		}
+	} else if (!parse_nonneg_double(a->credits, &v) && v <= b->capacity) {
+		*credits = v;
+		return 0;
+	}
+	msg_usage_error("burst", "--credits must be a percentage (0%% to 100%%) or a count up to %.0f, not '%s'",
+			b->capacity, a->credits);
+	return -1;
+}
+
+/* Default length of a constant-load run: past the cliff, at least 1 h. */
+static long default_duration(const struct bucket *b, double load, double credits)
+{
+	double spend = fmin(load, b->ceiling) - b->baseline;
+	double t = spend > 0 ? credits / spend : 0;
+
+	return (long)fmin((double)MAX_SECONDS, fmax(3600.0, ceil(t * 1.1)));
+}
+
+struct timeline {
+	struct out_table *t;
+	double capacity;
+};
+
+static void sample(long t, double demand, double delivered, double credits,
+		   void *arg)
+{
+	struct timeline *tl = arg;
+
+	out_row(tl->t);
+	out_int(tl->t, t);
+	out_num(tl->t, demand);
+	out_num(tl->t, delivered);
+	out_num(tl->t, credits);
+	out_num(tl->t, credits / tl->capacity * 100.0);
+}
+
+static void add_summary(struct out_doc *doc, const struct args *a,
+			const struct bucket *b, const struct burst_result *r,
+			const struct burst_profile *p)
+{
+	const char *unit = a->type == VT_GP2 ? "IOPS" : "MiB/s";
+	struct out_table *t;
+	char title[96];
+
+	xsnprintf(title, sizeof(title), "%s %g GiB credit bucket (%s)",
+		  model_type_name(a->type), a->size_gib, unit);
+	t = out_record(doc, NULL, title);
+	out_kv_str(t, "type", "Type", model_type_name(a->type));
+	out_kv_num(t, "size_gib", "Size (GiB)", OUT_INT, a->size_gib);
+	out_kv_str(t, "unit", "Rate unit", unit);
+	out_kv_num(t, "baseline", "Baseline (earn rate)", OUT_NUM1, b->baseline);
+	out_kv_num(t, "ceiling", "Burst ceiling", OUT_NUM1, b->ceiling);
+	out_kv_num(t, "capacity", "Bucket capacity", OUT_INT, b->capacity);
+	out_kv_num(t, "start_credits", "Credits at start", OUT_INT, r->start_credits);
+	out_kv_int(t, "seconds", "Seconds simulated", r->seconds);
+	out_kv_num(t, "average_demand", "Average demand", OUT_NUM1, r->average_demand);
+	if (r->time_to_empty_s >= 0)
+		out_kv_int(t, "time_to_empty_s", "Bucket empty after (s)", r->time_to_empty_s);
+	else
+		out_kv_null(t, "time_to_empty_s", "Bucket empty after (s)", OUT_INT);
+	out_kv_num(t, "average_delivered", "Average delivered", OUT_NUM1, r->average_delivered);
+	out_kv_num(t, "min_delivered", "Lowest delivered", OUT_NUM1, r->min_delivered);
+	out_kv_int(t, "shortfall_seconds", "Seconds below demand", r->shortfall_seconds);
+	out_kv_num(t, "end_credits", "Credits at end", OUT_INT, r->end_credits);
+	out_kv_num(t, "end_credits_pct", "Credits at end (%)", OUT_NUM1,
+		   r->end_credits / b->capacity * 100.0);
+	out_kv_num(t, "refill_seconds", "Refill at zero I/O (s)", OUT_INT, r->refill_seconds);
+	if (p->repeat > 1 || a->profile_file) {
+		struct burst_result ss;
+		double start;
+		long periods = burst_steady_state(b, p, r->start_credits, 10000, &ss, &start);
+
+		t = out_record(doc, "steady_state", "Steady state of the repeating profile");
+		out_kv_int(t, "period_s", "Period (s)", burst_profile_seconds(p));
+		if (periods > 0)
+			out_kv_int(t, "periods_to_settle", "Periods to settle", periods);
+		else
+			out_kv_null(t, "periods_to_settle", "Periods to settle", OUT_INT);
+		out_kv_num(t, "credits_at_period_start", "Credits at period start", OUT_INT, start);
+		out_kv_num(t, "min_credits", "Lowest credits", OUT_INT, ss.min_credits);
+		out_kv_num(t, "average_delivered", "Average delivered", OUT_NUM1, ss.average_delivered);
+		out_kv_int(t, "shortfall_seconds", "Seconds below demand per period",
+			   ss.shortfall_seconds);
+	}
+}
+
+int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
+{
+	struct args a = { 0 };
+	struct burst_profile p = { 0 };
+	struct burst_step step;
+	struct burst_result r;
+	struct bucket b;
+	struct out_doc *doc = NULL;
+	struct timeline tl = { 0 };
+	char err[EBS_ERRLEN], *text = NULL;
+	double credits;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	burst_bucket(a.type, a.size_gib, &b);
+	if (start_credits(&a, &b, &credits))
+		return EXIT_USAGE;
+	if (a.profile_file) {
+		if (read_file_capped(a.profile_file, PROFILE_CAP, &text, NULL, err)) {
+			msg_error("%s", err);
+			return EXIT_RUNTIME;
+		}
+		rc = burst_profile_parse(text, &p, err);
+		free(text);
+		if (rc) {
+			msg_error("cannot parse profile '%s': %s", a.profile_file, err);
+			return EXIT_RUNTIME;
+		}
+	} else {
+		step.rate = a.load;
+		step.seconds = a.duration ? a.duration : default_duration(&b, a.load, credits);
+		p.steps = &step;
+		p.n = 1;
+		p.repeat = 1;
+	}
+	doc = out_doc_new();
+	if (a.timeline) {
+		tl.t = out_list(doc, "timeline", NULL);
+		tl.capacity = b.capacity;
+		out_col(tl.t, "t_s", "t_s", OUT_INT);
+		out_col(tl.t, "demand", "demand", OUT_EXACT);
+		out_col(tl.t, "delivered", "delivered", OUT_EXACT);
+		out_col(tl.t, "credits", "credits", OUT_EXACT);
+		out_col(tl.t, "credits_pct", "credits_pct", OUT_EXACT);
+	}
+	burst_simulate(&b, &p, credits, a.timeline ? sample : NULL, &tl, &r);
+	if (!a.timeline)
+		add_summary(doc, &a, &b, &r, &p);
+	if (a.timeline && !ctx->format_set)
+		ctx->format = OUT_CSV;
+	rc = cli_render(ctx, doc);
+	out_doc_free(doc);
+	if (a.profile_file)
+		burst_profile_release(&p);
+	return rc;
+}

@@ -1,0 +1,526 @@
+/*
+ * cmd_cheapest.c - `ebsize cheapest`: ranked volume sets (types x stripe
+ * widths) that deliver N IOPS, M MiB/s and C GiB, with instance limits,
+ * burst-only marks and stored benchmark evidence.  The sizing itself is
+ * src/solver.c; this file gathers inputs from the database and presents.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebsize/cli.h"
+#include "ebsize/db.h"
+#include "ebsize/msg.h"
+#include "ebsize/solver.h"
+#include "ebsize/util.h"
+
+static const char usage_text[] =
+	"usage: ebsize cheapest [--iops N] [--throughput MIBPS] [--size GIB]\n"
+	"                       [--io-size KIB] [--instance TYPE] [--types LIST]\n"
+	"                       [--max-stripe K] [--peak IOPS:SECONDS[/PERIOD]]\n"
+	"                       [--top K] [--as-of DATE] [--region R]\n\n"
+	"The cheapest ways to get N IOPS, M MiB/s and C GiB: for every volume type\n"
+	"the cheapest legal single volume and, when cheaper, a RAID 0 stripe of k\n"
+	"identical volumes; sustained options first, then burst-only ones (gp2,\n"
+	"st1, sc1 meeting the need only while credits last), each by monthly cost.\n\n"
+	"  --iops N            operations per second the workload needs\n"
+	"  --throughput MIBPS  MiB/s it needs (default: what N x io-size implies)\n"
+	"  --size GIB          usable capacity it needs\n"
+	"  --io-size KIB       I/O size (default 16); SSD volumes count I/O in\n"
+	"                      256 KiB units, st1/sc1 in 1 MiB units\n"
+	"  --instance TYPE     check the set against the instance's EBS limits\n"
+	"  --types LIST        volume types to consider (default gp2,gp3,io1,io2,st1,sc1)\n"
+	"  --max-stripe K      largest stripe width (default 8; 1 = single volumes)\n"
+	"  --peak P:S[/T]      the workload peaks at P IOPS for S seconds every T\n"
+	"                      seconds (default T 86400); bursting volumes qualify\n"
+	"                      when their credits cover the peak and refill in time\n"
+	"  --top K             show the K cheapest options (default 10)\n"
+	"  --as-of DATE        use the volume rules and prices in force on DATE\n"
+	"  -h, --help          this help\n\n"
+	"Exit status: 0 options found, 1 nothing meets the need (the nearest\n"
+	"feasible option is shown), 2 usage error.\n";
+
+static const char *const families[] = { "m5", "m6i", "m7g", "c6i", "r6i", "m8g" };
+
+struct args {
+	struct need need;
+	int have_iops, have_mibps, have_size;
+	const char *instance;
+	const char *as_of;
+	int want[VT_COUNT];
+	long max_stripe;
+	long top;
+	const char *peak;
+};
+
+/* Parse "P:S[/T]" into the need's peak fields; usage error on failure. */
+static int parse_peak(const char *s, struct need *nd)
+{
+	char *copy = xstrdup(s), *colon = strchr(copy, ':'), *slash;
+	int rc = 0;
+
+	nd->period_s = 86400;
+	if (!colon) {
+		rc = -1;
+		goto out;
+	}
+	*colon = '\0';
+	slash = strchr(colon + 1, '/');
+	if (slash)
+		*slash = '\0';
+	if (parse_nonneg_double(copy, &nd->peak_iops) || nd->peak_iops <= 0 ||
+	    parse_nonneg_double(colon + 1, &nd->peak_s) || nd->peak_s <= 0 ||
+	    (slash && (parse_nonneg_double(slash + 1, &nd->period_s) ||
+		       nd->period_s <= nd->peak_s)))
+		rc = -1;
+out:
+	free(copy);
+	if (rc)
+		msg_usage_error("cheapest", "--peak must be IOPS:SECONDS[/PERIOD] with PERIOD longer than SECONDS, not '%s'", s);
+	return rc;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "iops", required_argument, NULL, 'i' },
+		{ "throughput", required_argument, NULL, 'T' },
+		{ "size", required_argument, NULL, 's' },
+		{ "io-size", required_argument, NULL, 'b' },
+		{ "instance", required_argument, NULL, 'I' },
+		{ "types", required_argument, NULL, 't' },
+		{ "max-stripe", required_argument, NULL, 'k' },
+		{ "peak", required_argument, NULL, 'p' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "as-of", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *c_ = "cheapest";
+	int c;
+
+	a->need.io_kib = 16;
+	a->max_stripe = 8;
+	a->top = 10;
+	for (int t = 0; t < VT_COUNT; t++)
+		a->want[t] = t != VT_STANDARD;
+	while ((c = cmd_getopt(c_, argc, argv, "h", opts)) != -1) {
+		switch (c) {
+		case 'i':
+			if (cmd_parse_double(c_, "--iops", optarg, 1, 1e7, &a->need.iops))
+				return EXIT_USAGE;
+			a->have_iops = 1;
+			break;
+		case 'T':
+			if (cmd_parse_double(c_, "--throughput", optarg, 1, 1e6, &a->need.mibps))
+				return EXIT_USAGE;
+			a->have_mibps = 1;
+			break;
+		case 's':
+			if (cmd_parse_double(c_, "--size", optarg, 1, 1e8, &a->need.size_gib))
+				return EXIT_USAGE;
+			a->have_size = 1;
+			break;
+		case 'b':
+			if (cmd_parse_double(c_, "--io-size", optarg, 0.5, 16384, &a->need.io_kib))
+				return EXIT_USAGE;
+			break;
+		case 'I':
+			a->instance = optarg;
+			break;
+		case 't':
+			if (cmd_parse_types(c_, optarg, a->want))
+				return EXIT_USAGE;
+			break;
+		case 'k':
+			if (cmd_parse_long(c_, "--max-stripe", optarg, 1, 64, &a->max_stripe))
+				return EXIT_USAGE;
+			break;
+		case 'p':
+			if (parse_peak(optarg, &a->need))
+				return EXIT_USAGE;
+			break;
+		case 'n':
+			if (cmd_parse_long(c_, "--top", optarg, 1, 1000, &a->top))
+				return EXIT_USAGE;
+			break;
+		case 'a':
+			if (cmd_check_date(c_, "--as-of", optarg))
+				return EXIT_USAGE;
+			a->as_of = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return msg_usage_error(c_, "unexpected argument '%s'", argv[optind]);
+	if (!a->have_iops && !a->have_mibps && !a->have_size)
+		return msg_usage_error(c_, "say what is needed: --iops, --throughput and/or --size");
+	if (a->need.peak_iops > 0 && a->need.peak_iops <= a->need.iops)
+		return msg_usage_error(c_, "--peak IOPS must be above --iops");
+	return EXIT_OK;
+}
+
+/* ------------------------------------------------------------ output */
+
+static void add_request(struct out_doc *doc, const struct args *a,
+			const struct cli_ctx *ctx, const struct solver_result *r)
+{
+	struct out_table *t = out_record(doc, "request", "Need");
+	char types[64] = "";
+
+	for (int i = 0; i < VT_COUNT; i++)
+		if (a->want[i]) {
+			size_t n = strlen(types);
+
+			xsnprintf(types + n, sizeof(types) - n, "%s%s", n ? "," : "",
+				  model_type_name((enum vol_type)i));
+		}
+	out_kv_num(t, "iops", "IOPS", OUT_INT, a->need.iops);
+	out_kv_num(t, "throughput_mibps", "MiB/s", OUT_NUM1, a->need.mibps);
+	out_kv_num(t, "size_gib", "GiB", OUT_INT, a->need.size_gib);
+	out_kv_num(t, "io_kib", "I/O size (KiB)", OUT_NUM0, a->need.io_kib);
+	out_kv_num(t, "effective_mibps", "MiB/s incl. N x I/O size", OUT_NUM1, r->mibps);
+	if (a->need.peak_iops > 0) {
+		out_kv_num(t, "peak.iops", "Peak IOPS", OUT_INT, a->need.peak_iops);
+		out_kv_num(t, "peak.seconds", "Peak seconds", OUT_INT, a->need.peak_s);
+		out_kv_num(t, "peak.period_s", "Peak every (s)", OUT_INT, a->need.period_s);
+	}
+	out_kv_str(t, "region", "Region", ctx->region);
+	out_kv_str(t, "instance", "Instance", a->instance);
+	out_kv_str(t, "instance_fit", "Instance fit", a->instance ? solver_fit_name(r->fit) : NULL);
+	out_kv_str(t, "types", "Types", types);
+	out_kv_int(t, "max_stripe", "Max stripe", a->max_stripe);
+	out_kv_str(t, "as_of", "As of", a->as_of);
+}
+
+/* One-line evidence text: "label (instance): 3,001 IOPS, p99 12.9 ms". */
+static void evidence_text(const struct bench_evidence *e, char *buf, size_t n)
+{
+	char what[96];
+
+	if (!isnan(e->iops))
+		xsnprintf(what, sizeof(what), "%.0f IOPS", e->iops);
+	else if (!isnan(e->iops_before_cliff))
+		xsnprintf(what, sizeof(what), "%.0f IOPS, %.0f after the cliff at %.0f s",
+			  e->iops_before_cliff, e->iops_after_cliff, e->cliff_t_s);
+	else
+		xsnprintf(what, sizeof(what), "no IOPS figure");
+	if (!isnan(e->p99_ms))
+		xsnprintf(what + strlen(what), sizeof(what) - strlen(what),
+			  ", p99 %.1f ms", e->p99_ms);
+	xsnprintf(buf, n, "%s%s%s: %s %s", e->label, *e->instance_type ? " on " : "",
+		  e->instance_type, e->phase, what);
+}
+
+static void add_evidence(struct out_table *t, struct db *db,
+			 const struct candidate *o)
+{
+	struct bench_evidence e;
+	struct out_table *ev;
+	char text[256], err[EBS_ERRLEN];
+	int found = 0;
+
+	if (db_bench_evidence(db, &o->cfg, &e, &found, err) || !found) {
+		ev = out_nested(t, "-");
+		return;
+	}
+	evidence_text(&e, text, sizeof(text));
+	ev = out_nested(t, text);
+	out_col(ev, "run_id", NULL, OUT_INT);
+	out_col(ev, "label", NULL, OUT_TEXT);
+	out_col(ev, "source", NULL, OUT_TEXT);
+	out_col(ev, "instance_type", NULL, OUT_TEXT);
+	out_col(ev, "phase", NULL, OUT_TEXT);
+	out_col(ev, "iops", NULL, OUT_NUM0);
+	out_col(ev, "iops_before_cliff", NULL, OUT_NUM0);
+	out_col(ev, "iops_after_cliff", NULL, OUT_NUM0);
+	out_col(ev, "cliff_t_s", NULL, OUT_NUM0);
+	out_col(ev, "p99_ms", NULL, OUT_NUM3);
+	out_col(ev, "match_distance", NULL, OUT_NUM3);
+	out_row(ev);
+	out_int(ev, e.run_id);
+	out_str(ev, e.label);
+	out_str(ev, e.source);
+	out_str(ev, *e.instance_type ? e.instance_type : NULL);
+	out_str(ev, e.phase);
+	out_num(ev, e.iops);
+	out_num(ev, e.iops_before_cliff);
+	out_num(ev, e.iops_after_cliff);
+	out_num(ev, e.cliff_t_s);
+	out_num(ev, e.p99_ms);
+	out_num(ev, e.distance);
+}
+
+static void sustained_text(const struct candidate *o, char *buf, size_t n)
+{
+	if (o->sustained && o->peak_covered)
+		xsnprintf(buf, n, "yes (peak on credits, %.0f min)", o->burst_seconds / 60);
+	else if (o->sustained)
+		xsnprintf(buf, n, "yes");
+	else
+		xsnprintf(buf, n, "burst-only, %.0f min", o->burst_seconds / 60);
+}
+
+static void add_options(struct out_doc *doc, struct db *db,
+			const struct solver_result *r, size_t top,
+			const char *name, const char *title)
+{
+	struct out_table *t = out_list(doc, name, title);
+	char buf[96];
+
+	out_col(t, "rank", "#", OUT_INT);
+	out_col(t, "type", "Type", OUT_TEXT);
+	out_col(t, "count", "Vols", OUT_INT);
+	out_col(t, "size_gib", "GiB each", OUT_INT);
+	out_col(t, "iops", "IOPS each", OUT_INT);
+	out_col(t, "throughput_mibps", "MiB/s each", OUT_INT);
+	out_col(t, "monthly_usd.storage", "Storage", OUT_USD);
+	out_col(t, "monthly_usd.iops", "IOPS $", OUT_USD);
+	out_col(t, "monthly_usd.throughput", "MiB/s $", OUT_USD);
+	out_col(t, "monthly_usd.total", "Total/month", OUT_USD);
+	out_col(t, "usd_per_1k_iops", "$/1k IOPS", OUT_NUM2);
+	out_col(t, "sustained", "Sustained", OUT_TEXT);
+	out_col(t, "burst_seconds", "Burst s", OUT_INT);
+	out_col(t, "baseline_iops", "Set IOPS", OUT_INT);
+	out_col(t, "baseline_mibps", "Set MiB/s", OUT_NUM0);
+	out_col(t, "headroom_pct", "Headroom", OUT_PCT);
+	out_col(t, "instance_fit", "Instance", OUT_TEXT);
+	out_col(t, "evidence", "Evidence", OUT_TEXT);
+	for (size_t i = 0; i < r->n && i < top; i++) {
+		const struct candidate *o = &r->opts[i];
+
+		out_row(t);
+		out_int(t, (long long)i + 1);
+		out_str(t, model_type_name(o->cfg.type));
+		out_int(t, o->cfg.count);
+		out_int(t, o->cfg.size_gib);
+		if (o->cfg.iops)
+			out_int(t, o->cfg.iops);
+		else
+			out_null(t);
+		if (o->cfg.throughput_mibps)
+			out_int(t, o->cfg.throughput_mibps);
+		else
+			out_null(t);
+		out_num(t, o->cost.storage);
+		out_num(t, o->cost.iops);
+		out_num(t, o->cost.throughput);
+		out_num(t, o->cost.total);
+		out_num(t, o->usd_per_kiops);
+		sustained_text(o, buf, sizeof(buf));
+		out_str(t, buf);
+		if (o->burst_seconds > 0)
+			out_num(t, o->burst_seconds);
+		else
+			out_null(t);
+		out_num(t, o->perf.baseline_iops);
+		out_num(t, o->perf.baseline_mibps);
+		out_num(t, o->headroom_pct);
+		out_str(t, solver_fit_name(o->fit));
+		add_evidence(t, db, o);
+	}
+}
+
+/* JSON keeps "sustained" a boolean: a machine copy of the flags. */
+static void add_flags(struct out_doc *doc, const struct solver_result *r,
+		      size_t top)
+{
+	struct out_table *t = out_list(doc, "flags", NULL);
+
+	out_json_only(t);
+	out_col(t, "rank", NULL, OUT_INT);
+	out_col(t, "sustained", NULL, OUT_BOOL);
+	out_col(t, "peak_covered", NULL, OUT_BOOL);
+	for (size_t i = 0; i < r->n && i < top; i++) {
+		out_row(t);
+		out_int(t, (long long)i + 1);
+		out_bool(t, r->opts[i].sustained);
+		out_bool(t, r->opts[i].peak_covered);
+	}
+}
+
+struct fam_ctx {
+	double iops, mibps;
+	struct instance_limits ok, burst;
+	int have_ok, have_burst;
+};
+
+static int fam_visit(const struct instance_limits *il, void *arg)
+{
+	struct fam_ctx *fc = arg;
+	enum instance_fit f = solver_instance_fit(il, fc->iops, fc->mibps);
+
+	if (f == FIT_OK && !fc->have_ok) {
+		fc->ok = *il;
+		fc->have_ok = 1;
+	} else if (f == FIT_BURST && !fc->have_burst) {
+		fc->burst = *il;
+		fc->have_burst = 1;
+	}
+	return fc->have_ok;
+}
+
+/* Without --instance: the smallest size per common family that carries it. */
+static void add_families(struct out_doc *doc, struct db *db,
+			 const struct need *nd, const struct solver_result *r)
+{
+	struct out_table *t = out_list(doc, "instances", "Smallest instances that carry it");
+	char err[EBS_ERRLEN];
+
+	out_col(t, "family", "Family", OUT_TEXT);
+	out_col(t, "sustained", "Sustained (baseline)", OUT_TEXT);
+	out_col(t, "burst", "Burst only (30 min/24 h)", OUT_TEXT);
+	for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
+		struct fam_ctx fc = { .iops = fmax(nd->iops, nd->peak_iops), .mibps = r->mibps };
+
+		if (db_each_instance(db, NULL, families[i], fam_visit, &fc, err))
+			continue;
+		out_row(t);
+		out_str(t, families[i]);
+		out_str(t, fc.have_ok ? fc.ok.instance_type : NULL);
+		out_str(t, fc.have_burst ? fc.burst.instance_type : NULL);
+	}
+}
+
+/* ------------------------------------------------------------ run */
+
+struct inputs {
+	struct volume_limits lim[VT_COUNT];
+	struct price_set ps;
+	struct instance_limits inst;
+	struct solver_input in;
+};
+
+static int load_inputs(struct cli_ctx *ctx, const struct args *a,
+		       struct inputs *x)
+{
+	char err[EBS_ERRLEN];
+
+	memset(x, 0, sizeof(*x));
+	if (db_load_prices(ctx->db, ctx->region, a->as_of, &x->ps, err)) {
+		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	for (int t = 0; t < VT_COUNT; t++) {
+		if (!a->want[t])
+			continue;
+		if (db_load_limits(ctx->db, (enum vol_type)t, a->as_of, &x->lim[t], err)) {
+			msg_warn("%s", err);
+			continue;
+		}
+		x->in.lim[t] = &x->lim[t];
+		x->in.prices[t] = &x->ps.type[t];
+	}
+	if (a->instance) {
+		if (db_load_instance(ctx->db, a->instance, &x->inst, err)) {
+			msg_error("%s", err);
+			msg_hint("'ebsize instances show' lists every known type");
+			return EXIT_RUNTIME;
+		}
+		x->in.inst = &x->inst;
+	}
+	x->in.max_stripe = a->max_stripe;
+	return EXIT_OK;
+}
+
+/*
+ * Nothing met the need: find the nearest feasible option.  On an instance
+ * that cannot carry the need: the need capped at the instance's maximum.
+ * Otherwise: the smallest wider stripe (up to 64) that meets it.  Returns 1
+ * with *near and a description, 0 if even that fails.
+ */
+static int nearest(const struct inputs *x, const struct need *nd,
+		   struct solver_result *near, char *how, size_t n)
+{
+	struct solver_input wide = x->in;
+	struct need capped = *nd;
+
+	if (x->in.inst && solver_instance_fit(x->in.inst, fmax(nd->iops, nd->peak_iops),
+					      fmax(nd->mibps, nd->iops * nd->io_kib / 1024)) == FIT_NO) {
+		double max_mibps = model_mbytes_to_mibps(x->in.inst->max_mbytes_per_s);
+
+		capped.iops = fmin(nd->iops, x->in.inst->max_iops);
+		capped.mibps = fmin(capped.mibps, max_mibps);
+		if (capped.iops * capped.io_kib / 1024 > max_mibps)
+			capped.iops = floor(max_mibps * 1024 / capped.io_kib);
+		capped.peak_iops = 0;
+		solver_run(&wide, &capped, near);
+		if (near->n) {
+			xsnprintf(how, n, "the most %s carries: %.0f IOPS and %.1f MiB/s",
+				  x->in.inst->instance_type, capped.iops, near->mibps);
+			return 1;
+		}
+		solver_result_release(near);
+		return 0;
+	}
+	for (wide.max_stripe = x->in.max_stripe + 1; wide.max_stripe <= 64;
+	     wide.max_stripe++) {
+		solver_run(&wide, nd, near);
+		if (near->n) {
+			xsnprintf(how, n, "a stripe of %ld volumes (--max-stripe %ld)",
+				  near->opts[0].cfg.count, wide.max_stripe);
+			return 1;
+		}
+		solver_result_release(near);
+	}
+	return 0;
+}
+
+int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
+{
+	struct args a = { 0 };
+	struct inputs *x = xcalloc(1, sizeof(*x));
+	struct solver_result r = { 0 }, near = { 0 };
+	struct out_doc *doc = NULL;
+	char how[160];
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		rc = rc < 0 ? EXIT_OK : rc;
+		goto out;
+	}
+	if ((rc = load_inputs(ctx, &a, x)))
+		goto out;
+	solver_run(&x->in, &a.need, &r);
+	doc = out_doc_new();
+	out_doc_notes_key(doc);
+	add_request(doc, &a, ctx, &r);
+	if (r.n) {
+		add_options(doc, ctx->db, &r, (size_t)a.top, "options", "Options");
+		add_flags(doc, &r, (size_t)a.top);
+		if (!a.instance)
+			add_families(doc, ctx->db, &a.need, &r);
+	} else {
+		out_list(doc, "options", NULL);
+		if (nearest(x, &a.need, &near, how, sizeof(how))) {
+			add_options(doc, ctx->db, &near, 1, "nearest", "Nearest feasible");
+			out_note(doc, "nothing meets the need; nearest feasible: %s", how);
+		} else {
+			out_note(doc, "nothing meets the need, and no nearby need is feasible either");
+		}
+	}
+	for (size_t i = 0; i < r.nnotes; i++)
+		out_note(doc, "%s", r.notes[i]);
+	if (r.n > (size_t)a.top)
+		out_note(doc, "%zu more options; --top %zu shows them", r.n - (size_t)a.top, r.n);
+	rc = cli_render(ctx, doc);
+	if (!rc && !r.n) {
+		msg_error("no volume set meets the need%s%s", a.instance ? " on " : "",
+			  a.instance ? a.instance : "");
+		rc = EXIT_RUNTIME;
+	}
+out:
+	solver_result_release(&r);
+	solver_result_release(&near);
+	out_doc_free(doc);
+	free(x);
+	return rc;
+}
