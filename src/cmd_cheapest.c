@@ -258,14 +258,17 @@ static void add_evidence(struct out_table *t, struct db *db,
 	out_num(ev, e.distance);
 }
 
-static void sustained_text(const struct candidate *o, char *buf, size_t n)
+/* Human note on how the option meets the need over time. */
+static void burst_text(const struct candidate *o, char *buf, size_t n)
 {
 	if (o->sustained && o->peak_covered)
-		xsnprintf(buf, n, "yes (peak on credits, %.0f min)", o->burst_seconds / 60);
+		xsnprintf(buf, n, "peak on credits (bucket lasts %.0f min)",
+			  o->burst_seconds / 60);
 	else if (o->sustained)
-		xsnprintf(buf, n, "yes");
+		xsnprintf(buf, n, "-");
 	else
-		xsnprintf(buf, n, "burst-only, %.0f min", o->burst_seconds / 60);
+		xsnprintf(buf, n, "burst-only: %.0f min from a full bucket",
+			  o->burst_seconds / 60);
 }
 
 static void add_options(struct out_doc *doc, struct db *db,
@@ -286,8 +289,10 @@ static void add_options(struct out_doc *doc, struct db *db,
 	out_col(t, "monthly_usd.throughput", "MiB/s $", OUT_USD);
 	out_col(t, "monthly_usd.total", "Total/month", OUT_USD);
 	out_col(t, "usd_per_1k_iops", "$/1k IOPS", OUT_NUM2);
-	out_col(t, "sustained", "Sustained", OUT_TEXT);
+	out_col(t, "sustained", "Sustained", OUT_BOOL);
+	out_col(t, "peak_covered", "Peak", OUT_BOOL);
 	out_col(t, "burst_seconds", "Burst s", OUT_INT);
+	out_col(t, "burst_note", "Credits", OUT_TEXT);
 	out_col(t, "baseline_iops", "Set IOPS", OUT_INT);
 	out_col(t, "baseline_mibps", "Set MiB/s", OUT_NUM0);
 	out_col(t, "headroom_pct", "Headroom", OUT_PCT);
@@ -314,35 +319,19 @@ static void add_options(struct out_doc *doc, struct db *db,
 		out_num(t, o->cost.throughput);
 		out_num(t, o->cost.total);
 		out_num(t, o->usd_per_kiops);
-		sustained_text(o, buf, sizeof(buf));
-		out_str(t, buf);
+		out_bool(t, o->sustained);
+		out_bool(t, o->peak_covered);
 		if (o->burst_seconds > 0)
 			out_num(t, o->burst_seconds);
 		else
 			out_null(t);
+		burst_text(o, buf, sizeof(buf));
+		out_str(t, buf);
 		out_num(t, o->perf.baseline_iops);
 		out_num(t, o->perf.baseline_mibps);
 		out_num(t, o->headroom_pct);
 		out_str(t, solver_fit_name(o->fit));
 		add_evidence(t, db, o);
-	}
-}
-
-/* JSON keeps "sustained" a boolean: a machine copy of the flags. */
-static void add_flags(struct out_doc *doc, const struct solver_result *r,
-		      size_t top)
-{
-	struct out_table *t = out_list(doc, "flags", NULL);
-
-	out_json_only(t);
-	out_col(t, "rank", NULL, OUT_INT);
-	out_col(t, "sustained", NULL, OUT_BOOL);
-	out_col(t, "peak_covered", NULL, OUT_BOOL);
-	for (size_t i = 0; i < r->n && i < top; i++) {
-		out_row(t);
-		out_int(t, (long long)i + 1);
-		out_bool(t, r->opts[i].sustained);
-		out_bool(t, r->opts[i].peak_covered);
 	}
 }
 
@@ -495,7 +484,6 @@ int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
 	add_request(doc, &a, ctx, &r);
 	if (r.n) {
 		add_options(doc, ctx->db, &r, (size_t)a.top, "options", "Options");
-		add_flags(doc, &r, (size_t)a.top);
 		if (!a.instance)
 			add_families(doc, ctx->db, &a.need, &r);
 	} else {

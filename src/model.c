@@ -212,7 +212,9 @@ static int first_violation(const struct volume_limits *lim,
 		fix->iops = cfg->iops < lim->min_iops ? lim->min_iops : lim->max_iops;
 		return 1;
 	}
-	if (lim->max_iops_per_gib > 0 &&
+	/* T3: max IOPS for a size = max(3,000, 500 x GiB): the per-GiB rule
+	 * only limits IOPS above the type's minimum */
+	if (lim->max_iops_per_gib > 0 && cfg->iops > lim->min_iops &&
 	    (double)cfg->iops > lim->max_iops_per_gib * (double)cfg->size_gib + 1e-9) {
 		long need = ceil_div((double)cfg->iops, lim->max_iops_per_gib);
 

@@ -138,7 +138,8 @@ static int best_gp3(const struct volume_limits *lim, double iops_v,
 	cfg->iops = iops;
 	cfg->throughput_mibps = mibps;
 	cfg->size_gib = size_v;
-	if (lim->max_iops_per_gib > 0)
+	/* T3: any size carries the included 3,000; above, 500 IOPS per GiB */
+	if (lim->max_iops_per_gib > 0 && iops > lim->min_iops)
 		cfg->size_gib = ceil_l(fmax((double)size_v, (double)iops / lim->max_iops_per_gib));
 	if (cfg->size_gib < lim->min_size_gib)
 		cfg->size_gib = lim->min_size_gib;
@@ -342,10 +343,14 @@ int solver_best_of_type(const struct volume_limits *lim,
 		ok = best_by_size(lim, &v, size_v, &cfg, why, whylen);
 		if (ok && v.peak_iops > 0) {
 			struct perf pf;
+			double base, spend;
 
 			vol_perf(t, cfg.size_gib, &pf);
-			out->peak_covered = spend_rate(t, v.peak_iops, v.peak_mibps) >
-				(is_hdd(t) ? pf.baseline_mibps : pf.baseline_iops) + 1e-9;
+			base = is_hdd(t) ? pf.baseline_mibps : pf.baseline_iops;
+			spend = spend_rate(t, v.peak_iops, v.peak_mibps) - base;
+			out->peak_covered = spend > 1e-9;
+			if (out->peak_covered)
+				out->burst_seconds = pf.bucket / spend;
 		}
 	} else {
 		demand(t, nd, peak_ops(nd), &iops, &mibps);
