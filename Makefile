@@ -91,8 +91,12 @@ test: all $(BUILD)/test-unit
 unit: $(BUILD)/test-unit
 	$(BUILD)/test-unit
 
-perf: all
-	@EBSIZE_BIN=$(abspath $(BIN)) sh tests/perf/run.sh
+$(BUILD)/bench-solver: tests/perf/bench_solver.c $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+perf: all $(BUILD)/bench-solver
+	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
+	  sh tests/perf/run.sh
 
 deps:
 	sh tools/deps.sh

@@ -219,17 +219,22 @@ static void evidence_text(const struct bench_evidence *e, char *buf, size_t n)
 		  e->instance_type, e->phase, what);
 }
 
-static void add_evidence(struct out_table *t, struct db *db,
-			 const struct candidate *o)
+/*
+ * Add the evidence cell for o and return its one-line text (static
+ * storage, valid until the next call).
+ */
+static const char *add_evidence(struct out_table *t, struct db *db,
+				const struct candidate *o)
 {
+	static char text[256];
 	struct bench_evidence e;
 	struct out_table *ev;
-	char text[256], err[EBS_ERRLEN];
+	char err[EBS_ERRLEN];
 	int found = 0;
 
 	if (db_bench_evidence(db, &o->cfg, &e, &found, err) || !found) {
-		ev = out_nested(t, "-");
-		return;
+		out_nested(t, "-");
+		return "-";
 	}
 	evidence_text(&e, text, sizeof(text));
 	ev = out_nested(t, text);
@@ -256,6 +261,7 @@ static void add_evidence(struct out_table *t, struct db *db,
 	out_num(ev, e.cliff_t_s);
 	out_num(ev, e.p99_ms);
 	out_num(ev, e.distance);
+	return text;
 }
 
 /* Human note on how the option meets the need over time. */
@@ -271,12 +277,58 @@ static void burst_text(const struct candidate *o, char *buf, size_t n)
 			  o->burst_seconds / 60);
 }
 
+/* The compact view people read: one line per option. */
+static void add_human_row(struct out_table *h, size_t rank,
+			  const struct candidate *o, const char *evidence)
+{
+	char buf[128];
+
+	out_row(h);
+	out_int(h, (long long)rank);
+	xsnprintf(buf, sizeof(buf), "%ld x %s %ld GiB", o->cfg.count,
+		  model_type_name(o->cfg.type), o->cfg.size_gib);
+	out_str(h, buf);
+	if (o->cfg.iops)
+		out_int(h, o->cfg.iops);
+	else
+		out_null(h);
+	if (o->cfg.throughput_mibps)
+		out_int(h, o->cfg.throughput_mibps);
+	else
+		out_null(h);
+	out_num(h, o->cost.total);
+	out_num(h, o->usd_per_kiops);
+	if (o->sustained && !o->peak_covered) {
+		out_str(h, "yes");
+	} else {
+		burst_text(o, buf, sizeof(buf));
+		out_str(h, buf);
+	}
+	out_num(h, o->headroom_pct);
+	out_str(h, o->fit == FIT_UNCHECKED ? "-" : solver_fit_name(o->fit));
+	out_str(h, evidence);
+}
+
 static void add_options(struct out_doc *doc, struct db *db,
 			const struct solver_result *r, size_t top,
 			const char *name, const char *title)
 {
-	struct out_table *t = out_list(doc, name, title);
+	struct out_table *t = out_list(doc, name, NULL);
+	struct out_table *h = out_list(doc, NULL, title);
 	char buf[96];
+
+	out_json_only(t);
+	out_human_only(h);
+	out_col(h, "rank", "#", OUT_INT);
+	out_col(h, "set", "Set", OUT_TEXT);
+	out_col(h, "iops", "IOPS each", OUT_INT);
+	out_col(h, "mibps", "MiB/s each", OUT_INT);
+	out_col(h, "total", "$/month", OUT_USD);
+	out_col(h, "kiops", "$/1k IOPS", OUT_NUM2);
+	out_col(h, "sustained", "Sustained", OUT_TEXT);
+	out_col(h, "headroom", "Headroom", OUT_PCT);
+	out_col(h, "fit", "Instance", OUT_TEXT);
+	out_col(h, "evidence", "Measured evidence", OUT_TEXT);
 
 	out_col(t, "rank", "#", OUT_INT);
 	out_col(t, "type", "Type", OUT_TEXT);
@@ -300,6 +352,7 @@ static void add_options(struct out_doc *doc, struct db *db,
 	out_col(t, "evidence", "Evidence", OUT_TEXT);
 	for (size_t i = 0; i < r->n && i < top; i++) {
 		const struct candidate *o = &r->opts[i];
+		const char *ev;
 
 		out_row(t);
 		out_int(t, (long long)i + 1);
@@ -331,7 +384,8 @@ static void add_options(struct out_doc *doc, struct db *db,
 		out_num(t, o->perf.baseline_mibps);
 		out_num(t, o->headroom_pct);
 		out_str(t, solver_fit_name(o->fit));
-		add_evidence(t, db, o);
+		ev = add_evidence(t, db, o);
+		add_human_row(h, i + 1, o, ev);
 	}
 }
 
@@ -498,7 +552,8 @@ int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
 	for (size_t i = 0; i < r.nnotes; i++)
 		out_note(doc, "%s", r.notes[i]);
 	if (r.n > (size_t)a.top)
-		out_note(doc, "%zu more options; --top %zu shows them", r.n - (size_t)a.top, r.n);
+		out_note(doc, "%zu more option%s; --top %zu shows all", r.n - (size_t)a.top,
+			 r.n - (size_t)a.top == 1 ? "" : "s", r.n);
 	rc = cli_render(ctx, doc);
 	if (!rc && !r.n) {
 		msg_error("no volume set meets the need%s%s", a.instance ? " on " : "",
