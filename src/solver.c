@@ -541,7 +541,8 @@ int solver_run(const struct solver_input *in, const struct need *nd,
 	for (int t = 0; t < VT_COUNT; t++)
 		if (in->lim[t] && in->prices[t])
 			solve_type(in, (enum vol_type)t, nd, r);
-	qsort(r->opts, r->n, sizeof(*r->opts), cmp_option);
+	if (r->n)
+		qsort(r->opts, r->n, sizeof(*r->opts), cmp_option);
 	return 0;
 }
 
