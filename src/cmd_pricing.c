@@ -567,19 +567,13 @@ static int add_change(const struct price_change *pc, void *arg)
 	return 0;
 }
 
-/* Parse a snapshot id argument; prints the usage error itself. */
-static int snapshot_arg(struct cli_ctx *ctx, const char *s, long long *id)
+/* Does snapshot id exist?  Prints the error itself when not. */
+static int snapshot_known(struct cli_ctx *ctx, long long id)
 {
-	long v;
-
-	if (cmd_parse_long("pricing", "a snapshot id", s, 1, 2147483647L, &v))
-		return -1;
-	if (!db_snapshot_exists(ctx->db, v)) {
-		msg_error("no price snapshot %ld", v);
-		msg_hint("'ebsize pricing history' lists the snapshots");
+	if (db_snapshot_exists(ctx->db, id))
 		return 1;
-	}
-	*id = v;
+	msg_error("no price snapshot %lld", id);
+	msg_hint("'ebsize pricing history' lists the snapshots");
 	return 0;
 }
 
@@ -627,8 +621,9 @@ static int cmd_diff(int argc, char **argv, struct cli_ctx *ctx)
 	};
 	const char *region = ctx->region_from_opt ? ctx->region : NULL;
 	char err[EBS_ERRLEN];
-	long long a = 0, b = 0, older = 0, newer = 0;
-	int c, r;
+	long long older = 0, newer = 0;
+	long ids[2] = { 0, 0 };
+	int c, nargs;
 
 	while ((c = cmd_getopt("pricing", argc, argv, "h", opts)) != -1) {
 		if (c == 'h') {
@@ -637,24 +632,25 @@ static int cmd_diff(int argc, char **argv, struct cli_ctx *ctx)
 		}
 		return EXIT_USAGE;
 	}
-	if (argc - optind > 2)
+	nargs = argc - optind;
+	if (nargs > 2)
 		return msg_usage_error("pricing", "unexpected argument '%s'", argv[optind + 2]);
+	for (int i = 0; i < nargs; i++)
+		if (cmd_parse_long("pricing", "a snapshot id", argv[optind + i], 1,
+				   2147483647L, &ids[i]))
+			return EXIT_USAGE;
 	if (cli_open_db(ctx))
 		return EXIT_RUNTIME;
-	if (argc - optind < 2 &&
+	if (nargs < 2 &&
 	    db_two_newest_snapshots(ctx->db, region, &older, &newer, err)) {
 		msg_error("%s", err);
 		return EXIT_RUNTIME;
 	}
-	if (argc - optind == 0)
+	if (nargs == 0)
 		return diff(ctx, older, newer, region);
-	if ((r = snapshot_arg(ctx, argv[optind], &a)))
-		return r < 0 ? EXIT_USAGE : EXIT_RUNTIME;
-	if (argc - optind == 1)
-		return diff(ctx, a, newer, region);
-	if ((r = snapshot_arg(ctx, argv[optind + 1], &b)))
-		return r < 0 ? EXIT_USAGE : EXIT_RUNTIME;
-	return diff(ctx, a, b, region);
+	if (!snapshot_known(ctx, ids[0]) || (nargs == 2 && !snapshot_known(ctx, ids[1])))
+		return EXIT_RUNTIME;
+	return diff(ctx, ids[0], nargs == 2 ? ids[1] : newer, region);
 }
 
 /* ------------------------------------------------------------ dispatch */
