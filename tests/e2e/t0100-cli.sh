@@ -13,6 +13,7 @@ expect_out_has "Commands:" "--help lists commands"
 run_raw help
 expect_rc 0 "help exits 0"
 for c in cost db instances pricing; do
+	run_raw help
 	grep -q "^   $c " "$T/out" && ok "help lists $c" || fail "help lists $c"
 	run_raw help "$c"
 	expect_rc 0 "help $c exits 0"
