@@ -203,10 +203,10 @@ static void report_list(struct out_doc *doc, struct out_table *t,
 	out_kv_int(t, "duplicates", "Duplicates", (long long)pl->duplicates);
 	out_doc_notes_key(doc);
 	if (pl->unknown)
-		out_note(doc, "%zu product%s carried no EBS volume price and were ignored (first: %s)",
+		out_note(doc, "%zu product%s without an EBS volume price ignored (first: %s)",
 			 pl->unknown, pl->unknown == 1 ? "" : "s", pl->first_unknown);
 	if (rep->carried)
-		out_note(doc, "%zu price%s the new data lacks were carried forward from the snapshot in force",
+		out_note(doc, "%zu price%s missing from the new data carried forward from the snapshot in force",
 			 rep->carried, rep->carried == 1 ? "" : "s");
 }
 

@@ -119,3 +119,16 @@ expect_json snapshots.0.source "fetch:$EP" "history: newest is the last fetch"
 expect_json snapshots.0.in_force True "history: newest is in force"
 expect_json snapshots.0.regions 3 "history: region count"
 stop_server
+
+# on a terminal (script(1) gives it a pty) a progress line is drawn;
+# with stderr not a terminal (every run above) there is none
+start_server '{"page_size": 1}'
+AWS_ACCESS_KEY_ID=$TEST_AKID AWS_SECRET_ACCESS_KEY=$TEST_SECRET \
+	script -qec "'$EBSIZE' --db '$DB' pricing fetch --endpoint '$EP' --region us-west-2 >/dev/null" /dev/null >"$T/tty" 2>&1
+grep -q "fetching prices: us-west-2, 14 pages, 14 products" "$T/tty" &&
+	ok "progress line on a TTY: region, pages, products" ||
+	fail "progress line on a TTY: region, pages, products" "$(tr '\r' '\n' <"$T/tty" | tail -3)"
+with_creds run pricing fetch --endpoint "$EP" --region us-west-2
+expect_rc 0 "fetch with stderr not a terminal"
+grep -q "fetching" "$T/err" && fail "no progress line without a TTY" || ok "no progress line without a TTY"
+stop_server

@@ -30,7 +30,7 @@ expect_json prices 3 "usw2: 3 EBS prices"
 expect_json unknown 1 "usw2: the CPU credits SKU is unknown"
 expect_json as_of 2026-09-01 "usw2: as_of from the terms' effectiveDate"
 expect_json carried 11 "usw2: the 11 other us-west-2 prices carried forward"
-expect_json notes.0 "1 product carried no EBS volume price and were ignored (first: USW2-CPUCredits:t4g)" "usw2: unknown product reported"
+expect_json notes.0 "1 product without an EBS volume price ignored (first: USW2-CPUCredits:t4g)" "usw2: unknown product reported"
 run --format json pricing show --region us-west-2 --type gp3
 expect_json prices.2.dimension throughput "usw2: throughput row"
 expect_json prices.2.price_per_unit 0.04 "usw2: 40.96 / 1024 = 0.04 per MiB/s-month" 1e-15
