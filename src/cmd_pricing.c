@@ -248,6 +248,29 @@ struct fetch_args {
 	long max_pages;
 };
 
+/* Store what a fetch got as a new snapshot; prints the error.  0 or -1. */
+static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *fo,
+			 const struct fetch_args *a, const struct price_list *pl,
+			 struct price_commit_report *rep)
+{
+	struct price_commit_opts co = { 0 };
+	char err[EBS_ERRLEN], as_of[16], *source = xstrfmt("fetch:%s", fo->endpoint);
+	int rc;
+
+	today(as_of);
+	co.source = source;
+	co.as_of = as_of;
+	co.require = fo->regions;
+	co.nrequire = fo->nregions;
+	co.require_all = a->all;
+	co.accept_changes = a->accept;
+	rc = db_prices_commit(ctx->db, pl, &co, rep, err);
+	if (rc)
+		msg_error("fetched prices from '%s' not stored: %s", fo->endpoint, err);
+	free(source);
+	return rc ? -1 : 0;
+}
+
 /*
  * Fetch, check, store, report.  The credentials are loaded here and
  * wiped before returning, whatever happens.
@@ -260,11 +283,10 @@ static int fetch(struct cli_ctx *ctx, const struct fetch_args *a)
 	struct region_table rt = { 0 };
 	struct price_list pl;
 	struct price_commit_report rep;
-	struct price_commit_opts co = { 0 };
 	struct out_doc *doc = NULL;
 	struct out_table *t;
 	const char *one[1] = { ctx->region };
-	char err[EBS_ERRLEN], sig[32], as_of[16], *source = NULL;
+	char err[EBS_ERRLEN], sig[32];
 	int rc = EXIT_RUNTIME;
 
 	price_list_init(&pl);
@@ -291,16 +313,7 @@ static int fetch(struct cli_ctx *ctx, const struct fetch_args *a)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	today(as_of);
-	source = xstrfmt("fetch:%s", fo.endpoint);
-	co.source = source;
-	co.as_of = as_of;
-	co.require = fo.regions;
-	co.nrequire = fo.nregions;
-	co.require_all = a->all;
-	co.accept_changes = a->accept;
-	if (db_prices_commit(ctx->db, &pl, &co, &rep, err)) {
-		msg_error("fetched prices from '%s' not stored: %s", fo.endpoint, err);
+	if (store_fetched(ctx, &fo, a, &pl, &rep)) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
@@ -317,7 +330,6 @@ out:
 	region_table_release(&rt);
 	price_list_release(&pl);
 	out_doc_free(doc);
-	free(source);
 	return rc;
 }
 
@@ -408,12 +420,12 @@ static int import(struct cli_ctx *ctx, char **files, int nfiles, int accept)
 	}
 	sbuf_addstr(&src, "import:");
 	for (int i = 0; i < nfiles; i++) {
+		const char *base = strrchr(files[i], '/');
+
 		if (import_file(files[i], &rt, &pl, err)) {
 			msg_error("%s", err);
 			goto out;
 		}
-		const char *base = strrchr(files[i], '/');
-
 		sbuf_addf(&src, "%s%s", i ? "," : "", base ? base + 1 : files[i]);
 	}
 	if (pl.effective[0])
