@@ -40,7 +40,8 @@ static const struct cmd commands[] = {
 	{ "help", cmd_help, 0, "list commands, or show help for one" },
 	{ "instances", cmd_instances, CMD_NEEDS_DB,
 	  "EBS limits of EC2 instance types" },
-	{ "pricing", cmd_pricing, CMD_NEEDS_DB, "EBS prices in force" },
+	{ "pricing", cmd_pricing, CMD_NEEDS_DB,
+	  "EBS prices: show, fetch from AWS, import, history, diff" },
 	{ "version", cmd_version, 0, "print the version" },
 };
 
@@ -251,6 +252,13 @@ static int take_globals(int *argc, char **argv, struct cli_ctx *ctx,
 		} else if (take_value(*argc, argv, &i, "--region", &v, &bad)) {
 			ctx->region = v;
 			ctx->region_from_opt = 1;
+			if (v && ctx->nregions == CLI_MAX_REGIONS) {
+				msg_usage_error(NULL, "too many --region options (at most %d)",
+						CLI_MAX_REGIONS);
+				return -1;
+			}
+			if (v)
+				ctx->regions[ctx->nregions++] = v;
 		} else if (take_value(*argc, argv, &i, "--format", &v, &bad)) {
 			fmt = v;
 		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
@@ -368,9 +376,13 @@ int cli_main(int argc, char **argv)
 			return msg_usage_error(NULL, "unknown option '%s'", argv[1]);
 		return msg_usage_error(NULL, "unknown command '%s'", argv[1]);
 	}
-	if (!region_well_formed(ctx.region))
-		return msg_usage_error(NULL, "'%s' is not an AWS region code (like us-east-1)",
-				       ctx.region);
+	for (size_t i = 0; i <= ctx.nregions; i++) {
+		const char *r = i < ctx.nregions ? ctx.regions[i] : ctx.region;
+
+		if (!region_well_formed(r))
+			return msg_usage_error(NULL, "'%s' is not an AWS region code (like us-east-1)",
+					       r);
+	}
 	/* commands see argv[0] = their name; -h needs no database */
 	argc--;
 	argv++;

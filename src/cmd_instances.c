@@ -1,23 +1,35 @@
 /*
- * cmd_instances.c - `ebsize instances show`: the EBS limits of instance
- * types, by name or family, from the database (embedded T11 data unless
- * imported since).
+ * cmd_instances.c - `ebsize instances show|import`: the EBS limits of
+ * instance types, by name or family, from the database (embedded T11
+ * data unless imported since), and the import of `aws ec2
+ * describe-instance-types` output (parsed in instances_parse.c, written
+ * by db_instances.c in one transaction).
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
+#include "ebsize/db_prices.h"
+#include "ebsize/instances_parse.h"
 #include "ebsize/msg.h"
 #include "ebsize/util.h"
 
+/* describe-instance-types for every type is a few MB; this is generous. */
+#define INSTANCES_IMPORT_CAP (64u << 20)
+
 static const char usage_text[] =
-	"usage: ebsize instances show [TYPE | --family F]\n\n"
+	"usage: ebsize instances show [TYPE | --family F]\n"
+	"       ebsize instances import FILE\n\n"
 	"EBS-optimized limits of EC2 instance types: baseline and maximum\n"
 	"bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
 	"and IOPS (16 KiB I/O).  'burst' means the maximum holds for 30 minutes\n"
 	"at least once per 24 hours.\n\n"
+	"  import FILE   store the limits in 'aws ec2 describe-instance-types'\n"
+	"                output (InstanceTypes[].EbsInfo.EbsOptimizedInfo; entries\n"
+	"                without it are skipped and counted); all or nothing\n"
 	"  TYPE          one instance type, e.g. m5.xlarge\n"
 	"  --family F    every size of a family, e.g. m6i\n"
 	"  -h, --help    this help\n";
@@ -86,6 +98,51 @@ static int show(struct cli_ctx *ctx, const char *name, const char *family)
 	return rc;
 }
 
+/* Parse FILE and store it; the database is untouched on any failure. */
+static int import(struct cli_ctx *ctx, const char *path)
+{
+	struct instance_list il = { 0 };
+	struct instance_import_report rep;
+	struct out_doc *doc = NULL;
+	struct out_table *t;
+	const char *base = strrchr(path, '/');
+	char err[EBS_ERRLEN], now[32], as_of[16], *source, *buf = NULL;
+	size_t len;
+	int rc = EXIT_RUNTIME;
+
+	utc_now_iso(now);
+	xsnprintf(as_of, sizeof(as_of), "%.10s", now);
+	source = xstrfmt("import:%s", base ? base + 1 : path);
+	if (read_file_capped(path, INSTANCES_IMPORT_CAP, &buf, &len, err) ||
+	    instances_parse(buf, len, path, source, as_of, &il, err)) {
+		msg_error("%s", err);
+		goto out;
+	}
+	if (db_instances_import(ctx->db, il.v, il.n, &rep, err)) {
+		msg_error("instance limits from '%s' not stored: %s", path, err);
+		goto out;
+	}
+	doc = out_doc_new();
+	t = out_record(doc, NULL, "Imported instance limits");
+	out_kv_str(t, "source", "Source", source);
+	out_kv_str(t, "as_of", "As of", as_of);
+	out_kv_int(t, "imported", "Imported", (long long)il.n);
+	out_kv_int(t, "inserted", "New types", (long long)rep.inserted);
+	out_kv_int(t, "updated", "Updated types", (long long)rep.updated);
+	out_kv_int(t, "skipped", "Skipped", (long long)il.skipped);
+	out_doc_notes_key(doc);
+	if (il.skipped)
+		out_note(doc, "%zu instance type%s without EbsOptimizedInfo skipped (first: %s)",
+			 il.skipped, il.skipped == 1 ? "" : "s", il.first_skipped);
+	rc = cli_render(ctx, doc);
+out:
+	free(buf);
+	free(source);
+	instance_list_release(&il);
+	out_doc_free(doc);
+	return rc;
+}
+
 int cmd_instances(int argc, char **argv, struct cli_ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -109,9 +166,19 @@ int cmd_instances(int argc, char **argv, struct cli_ctx *ctx)
 		}
 	}
 	if (optind >= argc)
-		return msg_usage_error("instances", "missing subcommand (show)");
+		return msg_usage_error("instances", "missing subcommand (show or import)");
+	if (!strcmp(argv[optind], "import")) {
+		if (family)
+			return msg_usage_error("instances", "--family is for show");
+		if (optind + 1 >= argc)
+			return msg_usage_error("instances", "import needs a FILE");
+		if (optind + 2 < argc)
+			return msg_usage_error("instances", "unexpected argument '%s'",
+					       argv[optind + 2]);
+		return import(ctx, argv[optind + 1]);
+	}
 	if (strcmp(argv[optind], "show"))
-		return msg_usage_error("instances", "unknown subcommand '%s' (use show)",
+		return msg_usage_error("instances", "unknown subcommand '%s' (use show or import)",
 				       argv[optind]);
 	if (optind + 1 < argc)
 		name = argv[optind + 1];

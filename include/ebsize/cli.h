@@ -14,10 +14,14 @@
 
 struct db;
 
+#define CLI_MAX_REGIONS 32
+
 struct cli_ctx {
 	const char *db_path_opt;   /* --db, or NULL */
 	const char *region;        /* resolved: --region, env, us-east-1 */
 	int region_from_opt;       /* --region was given explicitly */
+	const char *regions[CLI_MAX_REGIONS];  /* every --region, in order */
+	size_t nregions;
 	enum out_format format;
 	int format_set;            /* --format was given */
 	int quiet;

@@ -108,6 +108,6 @@ run_raw --db "$T" db check
 expect_rc 1 "a directory as database exits 1"
 expect_err "error: database '$T' is a directory" "a directory is refused by name"
 
-usage_error "db without subcommand" "missing subcommand (path or check)" db db
-usage_error "db unknown subcommand" "unknown subcommand 'frob' (use path or check)" db db frob
-usage_error "db unknown option" "unknown option '--frob'" db db --frob
+usage_error "db without subcommand" "missing subcommand (path or check)" db
+usage_error "db unknown subcommand" "unknown subcommand 'frob' (use path or check)" db frob
+usage_error "db unknown option" "unknown option '--frob'" db --frob

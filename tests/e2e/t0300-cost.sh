@@ -63,22 +63,22 @@ run --region ap-northeast-2 --format md cost --type gp3 --size 100 --iops 6000
 expect_out_has "| Total | \$26.22 |" "markdown row"
 
 # --- every usage error
-usage_error "missing --type" "missing --type (gp2, gp3, io1, io2, st1, sc1 or standard)" cost cost --size 10
-usage_error "missing --size" "missing --size GIB" cost cost --type gp3
-usage_error "unknown type" "unknown volume type 'gp4' (use gp2, gp3, io1, io2, st1, sc1 or standard)" cost cost --type gp4 --size 10
-usage_error "size not a number" "--size must be a whole number from 1 to 10000000, not '10GiB'" cost cost --type gp3 --size 10GiB
-usage_error "size zero" "--size must be a whole number from 1 to 10000000, not '0'" cost cost --type gp3 --size 0
-usage_error "negative size" "--size must be a whole number from 1 to 10000000, not '-5'" cost cost --type gp3 --size -5
-usage_error "fractional iops" "--iops must be a whole number from 1 to 100000000, not '3000.5'" cost cost --type gp3 --size 10 --iops 3000.5
-usage_error "bad throughput" "--throughput must be a whole number from 1 to 1000000, not 'fast'" cost cost --type gp3 --size 10 --throughput fast
-usage_error "bad count" "--count must be a whole number from 1 to 1000, not '0'" cost cost --type gp3 --size 10 --count 0
-usage_error "bad io-per-month" "--io-per-month must be a number from 0 to 1e+18, not 'lots'" cost cost --type standard --size 10 --io-per-month lots
-usage_error "io1 without iops" "--iops is required for io1 volumes" cost cost --type io1 --size 100
-usage_error "io2 without iops" "--iops is required for io2 volumes" cost cost --type io2 --size 100
-usage_error "io-per-month on gp3" "--io-per-month applies to standard volumes only" cost cost --type gp3 --size 10 --io-per-month 5
-usage_error "unknown option" "unknown option '--colour'" cost cost --type gp3 --size 10 --colour
-usage_error "option without value" "option '--size' needs a value" cost cost --type gp3 --size
-usage_error "stray argument" "unexpected argument 'extra'" cost cost --type gp3 --size 10 extra
+usage_error "missing --type" "missing --type (gp2, gp3, io1, io2, st1, sc1 or standard)" cost --size 10
+usage_error "missing --size" "missing --size GIB" cost --type gp3
+usage_error "unknown type" "unknown volume type 'gp4' (use gp2, gp3, io1, io2, st1, sc1 or standard)" cost --type gp4 --size 10
+usage_error "size not a number" "--size must be a whole number from 1 to 10000000, not '10GiB'" cost --type gp3 --size 10GiB
+usage_error "size zero" "--size must be a whole number from 1 to 10000000, not '0'" cost --type gp3 --size 0
+usage_error "negative size" "--size must be a whole number from 1 to 10000000, not '-5'" cost --type gp3 --size -5
+usage_error "fractional iops" "--iops must be a whole number from 1 to 100000000, not '3000.5'" cost --type gp3 --size 10 --iops 3000.5
+usage_error "bad throughput" "--throughput must be a whole number from 1 to 1000000, not 'fast'" cost --type gp3 --size 10 --throughput fast
+usage_error "bad count" "--count must be a whole number from 1 to 1000, not '0'" cost --type gp3 --size 10 --count 0
+usage_error "bad io-per-month" "--io-per-month must be a number from 0 to 1e+18, not 'lots'" cost --type standard --size 10 --io-per-month lots
+usage_error "io1 without iops" "--iops is required for io1 volumes" cost --type io1 --size 100
+usage_error "io2 without iops" "--iops is required for io2 volumes" cost --type io2 --size 100
+usage_error "io-per-month on gp3" "--io-per-month applies to standard volumes only" cost --type gp3 --size 10 --io-per-month 5
+usage_error "unknown option" "unknown option '--colour'" cost --type gp3 --size 10 --colour
+usage_error "option without value" "option '--size' needs a value" cost --type gp3 --size
+usage_error "stray argument" "unexpected argument 'extra'" cost --type gp3 --size 10 extra
 
 # --- every illegal configuration: rule, nearest legal configuration, exit 1
 illegal() {

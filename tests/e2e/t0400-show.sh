@@ -26,8 +26,8 @@ expect_rc 0 "pricing show --all-regions"
 run pricing show --region us-west-2 --type standard
 expect_out_has "per-1M-IO" "standard I/O price shown per million requests"
 
-usage_error "pricing without subcommand" "missing subcommand (show)" pricing pricing
-usage_error "pricing show unknown type" "unknown volume type 'gp9'" pricing pricing show --type gp9
+usage_error "pricing without subcommand" "missing subcommand (show, fetch, import, history or diff)" pricing
+usage_error "pricing show unknown type" "unknown volume type 'gp9'" pricing show --type gp9
 run pricing show --region sa-east-1
 expect_rc 1 "pricing show for a region without prices exits 1"
 expect_err_has "error: no prices for region 'sa-east-1'" "the region is named"
@@ -51,5 +51,5 @@ run instances show m9z.huge
 expect_rc 1 "unknown instance exits 1"
 expect_err "error: unknown instance type 'm9z.huge'
 hint: 'ebsize instances show' lists every known type" "unknown instance named"
-usage_error "instances both name and family" "give a TYPE or --family, not both" instances instances show m5.large --family m5
-usage_error "instances unknown subcommand" "unknown subcommand 'list' (use show)" instances instances list
+usage_error "instances both name and family" "give a TYPE or --family, not both" instances show m5.large --family m5
+usage_error "instances unknown subcommand" "unknown subcommand 'list' (use show or import)" instances list

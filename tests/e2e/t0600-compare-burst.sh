@@ -32,7 +32,7 @@ run --format json compare --sizes 500 --types io1,st1
 expect_json rows.1.type io1 "io1 row with --types"
 expect_json rows.1.iops 3000 "io1 given 3,000 IOPS"
 expect_json rows.2.type st1 "st1 row"
-usage_error "bad sizes" "--sizes must be up to 64 sizes of 1 to 65536 GiB, not '100,abc'" compare compare --sizes 100,abc
+usage_error "bad sizes" "--sizes must be up to 64 sizes of 1 to 65536 GiB, not '100,abc'" compare --sizes 100,abc
 
 # burst: T2 for 100 GiB, and the article's idle credits
 run --format json burst --size 100 --load 3000
@@ -76,9 +76,9 @@ expect_err "error: cannot parse profile '$T/bad': line 1: expected 'RATE SECONDS
 run burst --size 100 --profile "$T/missing"
 expect_rc 1 "a missing profile exits 1"
 expect_err "error: cannot open '$T/missing': No such file or directory" "a missing profile is named"
-usage_error "burst without size" "missing --size GIB" burst burst --load 100
-usage_error "burst without load" "give either --load RATE or --profile FILE" burst burst --size 100
-usage_error "burst gp3" "--type must be gp2, st1 or sc1 (the types with a credit bucket), not 'gp3'" burst burst --size 100 --type gp3 --load 1
-usage_error "burst small st1" "st1 volumes are at least 125 GiB" burst burst --size 100 --type st1 --load 1
-usage_error "burst both idle and credits" "give --idle or --credits, not both" burst burst --size 100 --load 1 --idle 5 --credits 5%
-usage_error "burst bad credits" "--credits must be a percentage (0% to 100%) or a count up to 5400000, not '120%'" burst burst --size 100 --load 1 --credits 120%
+usage_error "burst without size" "missing --size GIB" burst --load 100
+usage_error "burst without load" "give either --load RATE or --profile FILE" burst --size 100
+usage_error "burst gp3" "--type must be gp2, st1 or sc1 (the types with a credit bucket), not 'gp3'" burst --size 100 --type gp3 --load 1
+usage_error "burst small st1" "st1 volumes are at least 125 GiB" burst --size 100 --type st1 --load 1
+usage_error "burst both idle and credits" "give --idle or --credits, not both" burst --size 100 --load 1 --idle 5 --credits 5%
+usage_error "burst bad credits" "--credits must be a percentage (0% to 100%) or a count up to 5400000, not '120%'" burst --size 100 --load 1 --credits 120%

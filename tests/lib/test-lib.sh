@@ -69,11 +69,12 @@ expect_err_empty() {
 	if [ ! -s "$T/err" ]; then ok "$1"; else fail "$1" "stderr should be empty"; fi
 }
 
-# usage_error DESC MESSAGE CMD ARGS...: `ebsize ARGS` exits 2, prints nothing on
-# stdout and exactly "error: MESSAGE" + "hint: see 'ebsize CMD -h'" on stderr
+# usage_error DESC MESSAGE CMD ARGS...: `ebsize CMD ARGS` exits 2, prints
+# nothing on stdout and exactly "error: MESSAGE" + "hint: see 'ebsize CMD -h'"
+# on stderr
 usage_error() {
 	desc=$1 msg=$2 cmd=$3
-	shift 3
+	shift 2
 	run "$@"
 	want=$(printf 'error: %s\nhint: see '\''ebsize %s -h'\''' "$msg" "$cmd")
 	if [ "$rc" = 2 ] && [ "$(cat "$T/err")" = "$want" ] && [ ! -s "$T/out" ]; then

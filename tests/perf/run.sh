@@ -1,11 +1,15 @@
 #!/bin/sh
-# run.sh - every benchmark under tests/perf (each *.sh but this one).
-# Benchmarks print figures; they assert nothing about speed.
+# run.sh - every benchmark under tests/perf (each tests/perf/*.sh but this
+# one).  Needs EBSIZE_BIN (set by `make perf`).  Prints figures; asserts
+# nothing about time.
+set -u
 cd "$(dirname "$0")/../.." || exit 2
+: "${EBSIZE_BIN:?run through make perf}"
+export EBSIZE_BIN
 status=0
-for b in tests/perf/*.sh; do
-	[ "$(basename "$b")" = run.sh ] && continue
-	echo "== $b"
-	sh "$b" || status=1
+for p in tests/perf/*.sh; do
+	[ "$(basename "$p")" = run.sh ] && continue
+	echo "== $(basename "$p" .sh)"
+	sh "$p" || status=1
 done
 exit $status

@@ -66,6 +66,7 @@ int main(void)
 	test_model();
 	test_solver();
 	test_burst();
+	test_pricing();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

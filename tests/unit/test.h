@@ -30,6 +30,7 @@ struct db *test_db(void);
 
 void test_model(void);
 void test_out(void);
+void test_pricing(void);
 void test_util(void);
 void test_solver(void);
 void test_burst(void);

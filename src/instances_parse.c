@@ -1,0 +1,134 @@
+/*
+ * instances_parse.c - `aws ec2 describe-instance-types` JSON (one or more
+ * pages back to back) to struct instance_limits, from
+ * InstanceTypes[].EbsInfo.EbsOptimizedInfo (formats.md 4).  Entries
+ * without that block (t3.micro in the 2020 capture, unsupported types)
+ * are counted, not fatal.  Go SDK dumps carry null for unset members and
+ * JS SDK v3 adds "$metadata": both are tolerated.  No I/O, no SQLite.
+ */
+#include "ebsize/instances_parse.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebsize/err.h"
+#include "ebsize/util.h"
+
+void instance_list_release(struct instance_list *il)
+{
+	if (!il)
+		return;
+	free(il->v);
+	memset(il, 0, sizeof(*il));
+}
+
+static const struct {
+	const char *key;
+	size_t off;
+} fields[] = {
+	{ "BaselineBandwidthInMbps", offsetof(struct instance_limits, baseline_mbps) },
+	{ "MaximumBandwidthInMbps", offsetof(struct instance_limits, max_mbps) },
+	{ "BaselineThroughputInMBps", offsetof(struct instance_limits, baseline_mbytes_per_s) },
+	{ "MaximumThroughputInMBps", offsetof(struct instance_limits, max_mbytes_per_s) },
+	{ "BaselineIops", offsetof(struct instance_limits, baseline_iops) },
+	{ "MaximumIops", offsetof(struct instance_limits, max_iops) },
+};
+
+/* One InstanceTypes[] entry; *skipped set when it has no limits. */
+static int read_entry(const cJSON *e, const char *name, size_t idx,
+		      const char *source, const char *as_of,
+		      struct instance_limits *il, int *skipped, char *err)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "InstanceType");
+	const cJSON *ebs = cJSON_GetObjectItemCaseSensitive(e, "EbsInfo");
+	const cJSON *info = cJSON_GetObjectItemCaseSensitive(ebs, "EbsOptimizedInfo");
+
+	*skipped = 0;
+	if (!cJSON_IsString(type) || !*type->valuestring ||
+	    strlen(type->valuestring) >= sizeof(il->instance_type))
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"cannot parse '%s': InstanceTypes entry %zu: no \"InstanceType\"",
+				name, idx);
+	memset(il, 0, sizeof(*il));
+	xsnprintf(il->instance_type, sizeof(il->instance_type), "%s", type->valuestring);
+	if (!cJSON_IsObject(info)) {
+		*skipped = 1;
+		return EBS_OK;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(info, fields[i].key);
+
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
+			return ebs_fail(err, EBS_ERR_PARSE,
+					"cannot parse '%s': '%s': expected a non-negative number for \"%s\"",
+					name, il->instance_type, fields[i].key);
+		*(double *)((char *)il + fields[i].off) = v->valuedouble;
+	}
+	il->burst = il->baseline_mbps < il->max_mbps ||
+		    il->baseline_iops < il->max_iops;
+	xsnprintf(il->source, sizeof(il->source), "%s", source);
+	xsnprintf(il->as_of, sizeof(il->as_of), "%s", as_of);
+	return EBS_OK;
+}
+
+static int read_doc(const cJSON *doc, const char *name, const char *source,
+		    const char *as_of, struct instance_list *out, char *err)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "InstanceTypes");
+	const cJSON *e;
+	size_t idx = 0;
+	int rc, skipped;
+
+	if (!cJSON_IsArray(list))
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"cannot parse '%s': no \"InstanceTypes\" array", name);
+	cJSON_ArrayForEach(e, list) {
+		struct instance_limits il;
+
+		if ((rc = read_entry(e, name, ++idx, source, as_of, &il, &skipped, err)))
+			return rc;
+		if (skipped) {
+			if (!out->skipped++)
+				xsnprintf(out->first_skipped, sizeof(out->first_skipped),
+					  "%s", il.instance_type);
+			continue;
+		}
+		xgrow((void **)&out->v, &out->alloc, out->n + 1, sizeof(*out->v));
+		out->v[out->n++] = il;
+	}
+	return EBS_OK;
+}
+
+int instances_parse(const char *buf, size_t len, const char *name,
+		    const char *source, const char *as_of,
+		    struct instance_list *out, char *err)
+{
+	const char *p = buf, *end = buf + len;
+	int rc = EBS_OK;
+
+	while (p < end && strchr(" \t\r\n", *p))
+		p++;
+	if (p == end)
+		return ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': empty", name);
+	while (p < end && !rc) {
+		const char *stop = NULL;
+		cJSON *doc = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, 0);
+
+		if (!doc) {
+			const char *at = cJSON_GetErrorPtr();
+			size_t off = at && at >= buf && at <= end ? (size_t)(at - buf) : 0;
+
+			return ebs_fail(err, EBS_ERR_PARSE,
+					"cannot parse '%s': line %zu: not valid JSON",
+					name, line_of_offset(buf, off));
+		}
+		rc = read_doc(doc, name, source, as_of, out, err);
+		cJSON_Delete(doc);
+		p = stop;
+		while (p < end && strchr(" \t\r\n", *p))
+			p++;
+	}
+	return rc;
+}

@@ -1,0 +1,109 @@
+#!/bin/sh
+# t2100-pricing-import: `ebsize pricing import` over the real samples in
+# tests/fixtures (see tests/fixtures/README.md): a GetProducts response,
+# a bulk offer extract and a China offer fragment; several documents in
+# one file and several files; refusals leave the database as it was.
+. "$(dirname "$0")/../lib/test-lib.sh"
+USW2=$FIXTURES/pricing-offer-extract-usw2-gp3-iops-throughput.json
+APS1=$FIXTURES/pricing-getproducts-io1-aps1-awscli-example.json
+CNW1=$FIXTURES/pricing-offer-fragment-cnnw1-gp3-cny-opencost.json
+
+run pricing import -h
+expect_rc 0 "import -h exits 0"
+expect_out_has "ebsize pricing import" "import -h shows the import usage"
+usage_error "import without files" "import needs at least one FILE" pricing import
+usage_error "import: unknown option" "unknown option '--nope'" pricing import --nope "$USW2"
+
+# check_unchanged DESC: the dump equals $T/before.sql
+check_unchanged() {
+	sqlite3 "$DB" .dump >"$T/after.sql"
+	cmp -s "$T/before.sql" "$T/after.sql" && ok "$1: database dump unchanged" ||
+		fail "$1: database dump unchanged"
+}
+
+# the us-west-2 offer extract (2026-09-18): gp3 storage 0.08, IOPS 0.005,
+# throughput 40.96 GiBps-mo = 0.04 per MiB/s; one CPU Credits SKU unknown
+run --format json pricing import "$USW2"
+expect_rc 0 "import the usw2 offer extract"
+expect_json products 4 "usw2: 4 products read"
+expect_json prices 3 "usw2: 3 EBS prices"
+expect_json unknown 1 "usw2: the CPU credits SKU is unknown"
+expect_json as_of 2026-09-01 "usw2: as_of from the terms' effectiveDate"
+expect_json carried 11 "usw2: the 11 other us-west-2 prices carried forward"
+expect_json notes.0 "1 product without an EBS volume price ignored (first: USW2-CPUCredits:t4g)" "usw2: unknown product reported"
+run --format json pricing show --region us-west-2 --type gp3
+expect_json prices.2.dimension throughput "usw2: throughput row"
+expect_json prices.2.price_per_unit 0.04 "usw2: 40.96 / 1024 = 0.04 per MiB/s-month" 1e-15
+expect_json prices.2.usagetype USW2-EBS:VolumeP-Throughput.gp3 "usw2: usage type kept"
+expect_json prices.0.begin_range 3000 "usw2: gp3 IOPS above 3,000"
+expect_json prices.0.price_per_unit 0.005 "usw2: gp3 IOPS 0.005"
+expect_json prices.1.price_per_unit 0.08 "usw2: gp3 storage 0.08"
+run --format json pricing show --region us-west-2 --type gp2
+expect_json prices.0.source "ebs-facts.md T6 [P1]; T7 no 2026 data point for us-west-2 (unverified)" \
+	"usw2: carried gp2 row keeps its own source"
+
+# the aws-cli GetProducts example (2018): io1 storage 0.138 in Singapore,
+# found by `location` (no regionCode in 2018 items)
+run --format json pricing import "$APS1"
+expect_rc 0 "import the aps1 GetProducts example"
+expect_json prices 1 "aps1: one price"
+expect_json as_of 2018-08-01 "aps1: as_of 2018-08-01"
+run --format json pricing show --region ap-southeast-1 --type io1
+expect_json prices.1.dimension storage "aps1: io1 storage row"
+expect_json prices.1.price_per_unit 0.138 "aps1: io1 storage 0.138"
+expect_json prices.1.unit GiB-month "aps1: unit GiB-month"
+
+# the China fragment: CNY kept, never used for USD answers
+run --format json pricing import "$CNW1"
+expect_rc 0 "import the cn-northwest-1 fragment"
+run --format json pricing show --region cn-northwest-1
+expect_json prices.0.currency CNY "cnw1: currency CNY"
+expect_json prices.0.price_per_unit 0.5312 "cnw1: 0.5312 CNY per GiB-month"
+run cost --region cn-northwest-1 --type gp3 --size 100
+expect_rc 1 "cnw1: no USD answer from CNY prices"
+expect_err "error: no USD prices for region 'cn-northwest-1'
+hint: see 'ebsize pricing show' for the regions with prices" "cnw1: says there are no USD prices"
+
+# several documents in one file, and several files in one snapshot
+cat "$USW2" "$APS1" >"$T/two-docs.json"
+run --format json pricing import "$T/two-docs.json" "$CNW1"
+expect_rc 0 "two documents in a file plus a second file"
+expect_json prices 5 "3 + 1 + 1 prices"
+expect_json regions 3 "three regions"
+
+# refusals: each leaves the database untouched
+sqlite3 "$DB" .dump >"$T/before.sql"
+run pricing import "$T/nope.json"
+expect_rc 1 "missing file exits 1"
+expect_err "error: cannot open '$T/nope.json': No such file or directory" "missing file message"
+check_unchanged "missing file"
+
+truncate -s 65M "$T/index.json"
+run pricing import "$T/index.json"
+expect_rc 1 "a whole offer file over 64 MiB is refused"
+expect_err "error: '$T/index.json' is 65 MiB, over the import limit of 64 MiB; whole offer files are not streamed: use 'ebsize pricing fetch', or import 'aws pricing get-products' output" \
+	"oversized file: names the limit"
+check_unchanged "oversized file"
+
+printf '{"PriceList": ["{\\"product\\": ' >"$T/cut.json"   # generated: cut short
+run pricing import "$USW2" "$T/cut.json"
+expect_rc 1 "a bad second file fails the whole import"
+expect_err "error: cannot parse '$T/cut.json': line 1: not valid JSON" "bad JSON: names the file and line"
+check_unchanged "bad second file"
+
+run pricing import "$FIXTURES/describe-instance-types-c4.2xlarge-instance-selector.json"
+expect_rc 1 "a file of another kind is refused"
+expect_err "error: cannot parse '$FIXTURES/describe-instance-types-c4.2xlarge-instance-selector.json': document 1 is neither a GetProducts response (\"PriceList\") nor an offer file (\"products\")" \
+	"another kind of file: clear message"
+check_unchanged "file of another kind"
+
+# generated: the aps1 example with its price raised to 0.938 (6.8x)
+sed 's/0\.1380000000/0.9380000000/' "$APS1" >"$T/aps1-raised.json"
+run pricing import "$T/aps1-raised.json"
+expect_rc 1 "a 6.8x price move is refused"
+expect_err "error: prices from '$T/aps1-raised.json' not stored: price of io1 storage in 'ap-southeast-1' moved from 0.138 to 0.938 USD (x6.80) against snapshot 5, more than 3x; pass --accept-changes if this is right" \
+	"6.8x move: clear message"
+check_unchanged "6.8x move"
+run --format json pricing import --accept-changes "$T/aps1-raised.json"
+expect_rc 0 "--accept-changes imports it"
+expect_json changed 1 "one price changed"
