@@ -195,7 +195,7 @@ void burst_simulate(const struct bucket *b, const struct burst_profile *p,
 					out->min_delivered = got;
 				if (credits < out->min_credits)
 					out->min_credits = credits;
-				if (got + 1e-9 < fmin(d, b->ceiling))
+				if (got + 1e-9 < d)
 					out->shortfall_seconds++;
 				if (credits <= 0 && d > b->baseline &&
 				    out->time_to_empty_s < 0)
@@ -220,8 +220,13 @@ long burst_steady_state(const struct bucket *b, const struct burst_profile *p,
 			struct burst_result *out, double *steady_credits)
 {
 	struct burst_profile once = *p;
+	long period = burst_profile_seconds(p);
 
 	once.repeat = 1;
+	if (period > 0 && max_periods > BURST_MAX_TICKS / period)
+		max_periods = BURST_MAX_TICKS / period;
+	if (max_periods < 1)
+		max_periods = 1;
 	for (long k = 1; k <= max_periods; k++) {
 		burst_simulate(b, &once, credits, NULL, NULL, out);
 		if (fabs(out->end_credits - credits) < 0.5) {

@@ -187,17 +187,36 @@ int cmd_parse_types(const char *cmd, const char *list, int *want)
 	return 0;
 }
 
+/* Is s a real calendar date YYYY-MM-DD (leap years included)? */
+static int valid_date(const char *s)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y = 0, m = 0, d = 0;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	for (int i = 0; i < 10; i++) {
+		if (i == 4 || i == 7)
+			continue;
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		if (i < 4)
+			y = y * 10 + (s[i] - '0');
+		else if (i < 7)
+			m = m * 10 + (s[i] - '0');
+		else
+			d = d * 10 + (s[i] - '0');
+	}
+	if (m < 1 || m > 12 || d < 1)
+		return 0;
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return d <= 29;
+	return d <= mdays[m - 1];
+}
+
 int cmd_check_date(const char *cmd, const char *opt, const char *val)
 {
-	int ok = strlen(val) == 10 && val[4] == '-' && val[7] == '-';
-
-	for (int i = 0; ok && i < 10; i++)
-		if (i != 4 && i != 7 && (val[i] < '0' || val[i] > '9'))
-			ok = 0;
-	if (ok && (strncmp(val + 5, "01", 2) < 0 || strncmp(val + 5, "12", 2) > 0 ||
-		   strncmp(val + 8, "01", 2) < 0 || strncmp(val + 8, "31", 2) > 0))
-		ok = 0;
-	if (!ok) {
+	if (!valid_date(val)) {
 		msg_usage_error(cmd, "%s must be a date YYYY-MM-DD, not '%s'", opt, val);
 		return -1;
 	}

@@ -4,6 +4,7 @@
  * and report when the bucket empties, what is delivered, how long the
  * refill takes, and the steady state of a repeating profile.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,8 +38,8 @@ static const char usage_text[] =
 	"  --idle S          start from an empty bucket after S idle seconds\n"
 	"  --credits C       start with C credits, or C% of a full bucket\n"
 	"                    (default: full, as a new volume)\n"
-	"  --timeline        print the per-second series as CSV instead:\n"
-	"                    t_s,demand,delivered,credits,credits_pct\n"
+	"  --timeline        print the per-second series instead, as CSV unless\n"
+	"                    --format json|md: t_s,demand,delivered,credits,credits_pct\n"
 	"  -h, --help        this help\n";
 
 struct args {
@@ -174,21 +175,23 @@ static long default_duration(const struct bucket *b, double load, double credits
 }
 
 struct timeline {
-	struct out_table *t;
+	struct out_stream *s;
 	double capacity;
 };
 
+static const char *const timeline_keys[] = {
+	"t_s", "demand", "delivered", "credits", "credits_pct",
+};
+
+/* One simulated second, written out at once (memory stays flat). */
 static void sample(long t, double demand, double delivered, double credits,
 		   void *arg)
 {
 	struct timeline *tl = arg;
+	double row[5] = { (double)t, demand, delivered, credits,
+			  credits / tl->capacity * 100.0 };
 
-	out_row(tl->t);
-	out_int(tl->t, t);
-	out_num(tl->t, demand);
-	out_num(tl->t, delivered);
-	out_num(tl->t, credits);
-	out_num(tl->t, credits / tl->capacity * 100.0);
+	out_stream_row(tl->s, row);
 }
 
 static void add_summary(struct out_doc *doc, const struct args *a,
@@ -233,6 +236,9 @@ static void add_summary(struct out_doc *doc, const struct args *a,
 			out_kv_int(t, "periods_to_settle", "Periods to settle", periods);
 		else
 			out_kv_null(t, "periods_to_settle", "Periods to settle", OUT_INT);
+		if (periods < 0)
+			out_note(doc, "the profile had not settled after %ld simulated seconds; figures are for the last period simulated",
+				 (long)BURST_MAX_TICKS);
 		out_kv_num(t, "credits_at_period_start", "Credits at period start", OUT_INT, start);
 		out_kv_num(t, "min_credits", "Lowest credits", OUT_INT, ss.min_credits);
 		out_kv_num(t, "average_delivered", "Average delivered", OUT_NUM1, ss.average_delivered);
@@ -278,23 +284,23 @@ int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
 		p.n = 1;
 		p.repeat = 1;
 	}
-	doc = out_doc_new();
 	if (a.timeline) {
-		tl.t = out_list(doc, "timeline", NULL);
 		tl.capacity = b.capacity;
-		out_col(tl.t, "t_s", "t_s", OUT_INT);
-		out_col(tl.t, "demand", "demand", OUT_EXACT);
-		out_col(tl.t, "delivered", "delivered", OUT_EXACT);
-		out_col(tl.t, "credits", "credits", OUT_EXACT);
-		out_col(tl.t, "credits_pct", "credits_pct", OUT_EXACT);
-	}
-	burst_simulate(&b, &p, credits, a.timeline ? sample : NULL, &tl, &r);
-	if (!a.timeline)
+		tl.s = out_stream_begin(stdout, ctx->format, "timeline", timeline_keys,
+					ARRAY_SIZE(timeline_keys));
+		burst_simulate(&b, &p, credits, sample, &tl, &r);
+		rc = EXIT_OK;
+		if (out_stream_end(tl.s)) {
+			msg_error("cannot write output: %s", strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+	} else {
+		burst_simulate(&b, &p, credits, NULL, NULL, &r);
+		doc = out_doc_new();
 		add_summary(doc, &a, &b, &r, &p);
-	if (a.timeline && !ctx->format_set)
-		ctx->format = OUT_CSV;
-	rc = cli_render(ctx, doc);
-	out_doc_free(doc);
+		rc = cli_render(ctx, doc);
+		out_doc_free(doc);
+	}
 	if (a.profile_file)
 		burst_profile_release(&p);
 	return rc;

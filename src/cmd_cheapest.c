@@ -26,7 +26,8 @@ static const char usage_text[] =
 	"identical volumes; sustained options first, then burst-only ones (gp2,\n"
 	"st1, sc1 meeting the need only while credits last), each by monthly cost.\n\n"
 	"  --iops N            operations per second the workload needs\n"
-	"  --throughput MIBPS  MiB/s it needs (default: what N x io-size implies)\n"
+	"  --throughput MIBPS  MiB/s it needs, moved in I/O of up to 256 KiB (SSD)\n"
+	"                      or 1 MiB (HDD); at least N x io-size in any case\n"
 	"  --size GIB          usable capacity it needs\n"
 	"  --io-size KIB       I/O size (default 16); SSD volumes count I/O in\n"
 	"                      256 KiB units, st1/sc1 in 1 MiB units\n"
@@ -71,14 +72,15 @@ static int parse_peak(const char *s, struct need *nd)
 	if (slash)
 		*slash = '\0';
 	if (parse_nonneg_double(copy, &nd->peak_iops) || nd->peak_iops <= 0 ||
-	    parse_nonneg_double(colon + 1, &nd->peak_s) || nd->peak_s <= 0 ||
-	    (slash && (parse_nonneg_double(slash + 1, &nd->period_s) ||
-		       nd->period_s <= nd->peak_s)))
+	    nd->peak_iops > 1e7 ||
+	    parse_nonneg_double(colon + 1, &nd->peak_s) || nd->peak_s < 1 ||
+	    (slash && parse_nonneg_double(slash + 1, &nd->period_s)) ||
+	    nd->period_s <= nd->peak_s || nd->period_s > 366 * 86400.0)
 		rc = -1;
 out:
 	free(copy);
 	if (rc)
-		msg_usage_error("cheapest", "--peak must be IOPS:SECONDS[/PERIOD] with PERIOD longer than SECONDS, not '%s'", s);
+		msg_usage_error("cheapest", "--peak must be IOPS:SECONDS[/PERIOD] with SECONDS >= 1 and shorter than PERIOD (default 86400, at most a year), not '%s'", s);
 	return rc;
 }
 
@@ -473,20 +475,30 @@ static int load_inputs(struct cli_ctx *ctx, const struct args *a,
 	return EXIT_OK;
 }
 
+/* Append o to r (a result assembled by hand for the nearest options). */
+static void push(struct solver_result *r, const struct candidate *o)
+{
+	r->opts = xrealloc(r->opts, (r->n + 1) * sizeof(*r->opts));
+	r->opts[r->n++] = *o;
+}
+
 /*
- * Nothing met the need: find the nearest feasible option.  On an instance
- * that cannot carry the need: the need capped at the instance's maximum.
- * Otherwise: the smallest wider stripe (up to 64) that meets it.  Returns 1
- * with *near and a description, 0 if even that fails.
+ * Nothing met the need: find the nearest feasible options.  When the
+ * instance cannot carry the need (solved->fit): the need capped at what it
+ * carries.  Otherwise: the narrowest wider stripe (up to 64) that meets it
+ * and, when cheaper, the cheapest stripe up to 64.  Returns 1 with *near
+ * and a description, 0 if nothing nearby is feasible either.
  */
 static int nearest(const struct inputs *x, const struct need *nd,
-		   struct solver_result *near, char *how, size_t n)
+		   const struct solver_result *solved, struct solver_result *near,
+		   char *how, size_t n)
 {
 	struct solver_input wide = x->in;
+	struct solver_result tmp;
 	struct need capped = *nd;
 
-	if (x->in.inst && solver_instance_fit(x->in.inst, fmax(nd->iops, nd->peak_iops),
-					      fmax(nd->mibps, nd->iops * nd->io_kib / 1024)) == FIT_NO) {
+	memset(near, 0, sizeof(*near));
+	if (x->in.inst && solved->fit == FIT_NO) {
 		double max_mibps = model_mbytes_to_mibps(x->in.inst->max_mbytes_per_s);
 
 		capped.iops = fmin(nd->iops, x->in.inst->max_iops);
@@ -500,20 +512,35 @@ static int nearest(const struct inputs *x, const struct need *nd,
 				  x->in.inst->instance_type, capped.iops, near->mibps);
 			return 1;
 		}
-		solver_result_release(near);
 		return 0;
 	}
 	for (wide.max_stripe = x->in.max_stripe + 1; wide.max_stripe <= 64;
 	     wide.max_stripe++) {
-		solver_run(&wide, nd, near);
-		if (near->n) {
+		solver_run(&wide, nd, &tmp);
+		if (tmp.n) {
+			push(near, &tmp.opts[0]);
 			xsnprintf(how, n, "a stripe of %ld volumes (--max-stripe %ld)",
-				  near->opts[0].cfg.count, wide.max_stripe);
-			return 1;
+				  tmp.opts[0].cfg.count, wide.max_stripe);
+			solver_result_release(&tmp);
+			break;
 		}
-		solver_result_release(near);
+		solver_result_release(&tmp);
 	}
-	return 0;
+	if (!near->n)
+		return 0;
+	if (wide.max_stripe < 64) {
+		wide.max_stripe = 64;
+		solver_run(&wide, nd, &tmp);
+		if (tmp.n && tmp.opts[0].cost.total < near->opts[0].cost.total - 0.005) {
+			push(near, &tmp.opts[0]);
+			xsnprintf(how + strlen(how), n - strlen(how),
+				  "; cheapest: %ld x %s (--max-stripe %ld)",
+				  tmp.opts[0].cfg.count, model_type_name(tmp.opts[0].cfg.type),
+				  tmp.opts[0].cfg.count);
+		}
+		solver_result_release(&tmp);
+	}
+	return 1;
 }
 
 int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
@@ -542,8 +569,8 @@ int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
 			add_families(doc, ctx->db, &a.need, &r);
 	} else {
 		out_list(doc, "options", NULL);
-		if (nearest(x, &a.need, &near, how, sizeof(how))) {
-			add_options(doc, ctx->db, &near, 1, "nearest", "Nearest feasible");
+		if (nearest(x, &a.need, &r, &near, how, sizeof(how))) {
+			add_options(doc, ctx->db, &near, 2, "nearest", "Nearest feasible");
 			out_note(doc, "nothing meets the need; nearest feasible: %s", how);
 		} else {
 			out_note(doc, "nothing meets the need, and no nearby need is feasible either");

@@ -301,6 +301,8 @@ static void group_thousands(char *buf, size_t n)
 		tmp[o++] = *s++;
 	while (s[digits] >= '0' && s[digits] <= '9')
 		digits++;
+	if (digits > 30 || strlen(buf) > 40)
+		return;      /* absurd magnitudes stay ungrouped, never cut */
 	lead = digits % 3 ? digits % 3 : 3;
 	for (size_t i = 0; i < digits && o < sizeof(tmp) - 2; i++) {
 		if (i && (i - lead) % 3 == 0 && i >= lead)
@@ -541,8 +543,8 @@ static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
 {
 	char *prev[MAX_DEPTH];
 	size_t nprev = 0;   /* open nested objects = nprev - 1 parts */
-	char *keys[64];
-	size_t nkeys = t->ncols < 64 ? t->ncols : 64;
+	char **keys = xcalloc(t->ncols ? t->ncols : 1, sizeof(*keys));
+	size_t nkeys = t->ncols;
 	int firsts[MAX_DEPTH + 1];
 
 	firsts[0] = *first;
@@ -578,6 +580,7 @@ static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
 		fputc('}', f);
 	for (size_t c = 0; c < nkeys; c++)
 		free(keys[c]);
+	free(keys);
 	*first = firsts[0];
 }
 
@@ -638,7 +641,10 @@ static void csv_field(FILE *f, const char *s, int is_text)
 {
 	int quote = strpbrk(s, ",\"\r\n") != NULL;
 	/* a text cell starting like a formula is defused with a quote mark */
-	int defuse = is_text && s[0] && strchr("=+-@\t\r", s[0]);
+	/* "-" alone (a placeholder) or "-5" cannot run; "=1+1" or "-1+cmd" can */
+	int defuse = is_text && s[0] &&
+		(strchr("=@\t\r", s[0]) ||
+		 (strchr("+-", s[0]) && strspn(s + 1, "0123456789.") != strlen(s + 1)));
 
 	if (defuse)
 		quote = 1;
@@ -668,7 +674,7 @@ static void render_csv(const struct out_doc *doc, FILE *f)
 		if (t->human_only || !t->ncols)
 			continue;
 		if (blocks++)
-			fputc('\n', f);
+			fputs("\r\n", f);
 		for (size_t c = 0; c < t->ncols; c++) {
 			if (c)
 				fputc(',', f);
@@ -688,6 +694,16 @@ static void render_csv(const struct out_doc *doc, FILE *f)
 					fputs(buf, f);
 				}
 			}
+			fputs("\r\n", f);
+		}
+	}
+	if (doc->nnotes) {
+		/* notes carry explanations (why nothing qualified): keep them */
+		if (blocks)
+			fputs("\r\n", f);
+		fputs("note\r\n", f);
+		for (size_t i = 0; i < doc->nnotes; i++) {
+			csv_field(f, doc->notes[i], 1);
 			fputs("\r\n", f);
 		}
 	}
@@ -837,6 +853,76 @@ static void render_human(const struct out_doc *doc, FILE *f, int md)
 		fputs(doc->notes[i], f);
 		fputc('\n', f);
 	}
+}
+
+/* ------------------------------------------------------------ streams */
+
+struct out_stream {
+	FILE *f;
+	enum out_format fmt;
+	const char *const *keys;
+	size_t ncols;
+	size_t rows;
+};
+
+struct out_stream *out_stream_begin(FILE *f, enum out_format fmt,
+				    const char *name, const char *const *keys,
+				    size_t ncols)
+{
+	struct out_stream *s = xcalloc(1, sizeof(*s));
+
+	s->f = f;
+	s->fmt = fmt;
+	s->keys = keys;
+	s->ncols = ncols;
+	if (fmt == OUT_JSON) {
+		fputc('{', f);
+		json_string(f, name);
+		fputs(":[", f);
+		return s;
+	}
+	for (size_t c = 0; c < ncols; c++)
+		fprintf(f, "%s%s", fmt == OUT_MD ? "| " : (c ? "," : ""), keys[c]);
+	fputs(fmt == OUT_MD ? " |\n" : "\r\n", f);
+	if (fmt == OUT_MD) {
+		for (size_t c = 0; c < ncols; c++)
+			fputs("|--:", f);
+		fputs("|\n", f);
+	}
+	return s;
+}
+
+void out_stream_row(struct out_stream *s, const double *v)
+{
+	char buf[64];
+
+	if (s->fmt == OUT_JSON)
+		fputs(s->rows ? ",{" : "{", s->f);
+	for (size_t c = 0; c < s->ncols; c++) {
+		out_fmt_exact(buf, sizeof(buf), v[c]);
+		if (s->fmt == OUT_JSON) {
+			if (c)
+				fputc(',', s->f);
+			json_string(s->f, s->keys[c]);
+			fputc(':', s->f);
+			fputs(buf, s->f);
+		} else {
+			fprintf(s->f, "%s%s", s->fmt == OUT_MD ? "| " : (c ? "," : ""), buf);
+		}
+	}
+	fputs(s->fmt == OUT_JSON ? "}" : s->fmt == OUT_MD ? " |\n" : "\r\n", s->f);
+	s->rows++;
+}
+
+int out_stream_end(struct out_stream *s)
+{
+	int rc;
+
+	if (s->fmt == OUT_JSON)
+		fputs("]}\n", s->f);
+	rc = ferror(s->f) ? -1 : 0;
+	free(s);
+	return rc;
 }
 
 int out_render(const struct out_doc *doc, enum out_format fmt, FILE *f)

@@ -388,8 +388,13 @@ static int best_burst_only(const struct volume_limits *lim,
 	    !finish(lim, p, &cfg, out, why, sizeof(why)) ||
 	    solver_meets(&cfg, nd) || burst_bucket(t, (double)cfg.size_gib, &b))
 		return 0;
+	/* between 170 and 334 GiB a gp2 is held to 128 MiB/s by its size
+	 * band, not by credits; a shortfall credits cannot pay for is no
+	 * burst option at all */
 	spend = spend_rate(t, iops, mibps) - b.baseline;
-	out->burst_seconds = spend > 0 ? b.capacity / spend : 0;
+	if (spend <= 0)
+		return 0;
+	out->burst_seconds = b.capacity / spend;
 	out->sustained = 0;
 	return 1;
 }
@@ -438,8 +443,8 @@ static void annotate(struct candidate *o, const struct need *nd,
 	double have_i = o->sustained ? o->perf.baseline_iops : o->perf.burst_iops;
 	double have_m = o->sustained ? o->perf.baseline_mibps : o->perf.burst_mibps;
 
-	demand(o->cfg.type, nd, o->sustained && !o->peak_covered ?
-	       (is_hdd(o->cfg.type) || o->cfg.type == VT_GP2 ? nd->iops : peak_ops(nd)) :
+	/* a set sized to carry the peak at baseline is judged against it */
+	demand(o->cfg.type, nd, o->sustained && !o->peak_covered ? peak_ops(nd) :
 	       nd->iops, &iops, &mibps);
 	if (iops > 0)
 		hi = (have_i - iops) / iops * 100.0;

@@ -75,9 +75,11 @@ void burst_simulate(const struct bucket *b, const struct burst_profile *p,
 
 /*
  * Repeat the profile until the credits at the start of a repetition stop
- * changing (or max_periods).  Returns the periods needed (-1 if it did not
- * settle) and the result of the last, steady repetition in out.
+ * changing, for at most max_periods repetitions and BURST_MAX_TICKS
+ * simulated seconds in all.  Returns the periods needed (-1 if it did not
+ * settle within the budget) and the result of the last repetition in out.
  */
+#define BURST_MAX_TICKS 50000000L
 long burst_steady_state(const struct bucket *b, const struct burst_profile *p,
 			double credits, long max_periods,
 			struct burst_result *out, double *steady_credits);

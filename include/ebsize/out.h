@@ -85,6 +85,20 @@ void out_human_only(struct out_table *t);
 /* Write doc to f.  Returns 0, or -1 on a write error (errno set). */
 int out_render(const struct out_doc *doc, enum out_format fmt, FILE *f);
 
+/*
+ * Streaming for long numeric series (the burst timeline): rows go straight
+ * to f instead of into a document, so memory stays flat however long the
+ * series.  CSV for table and CSV formats, a Markdown table for md, and for
+ * JSON an object {"NAME": [{...}, ...]}.  out_stream_end returns 0, or -1
+ * on a write error; it frees the stream.
+ */
+struct out_stream;
+struct out_stream *out_stream_begin(FILE *f, enum out_format fmt,
+				    const char *name, const char *const *keys,
+				    size_t ncols);
+void out_stream_row(struct out_stream *s, const double *values);
+int out_stream_end(struct out_stream *s);
+
 /* Format money for human text ("$1,234.56"). */
 void out_fmt_usd(char *buf, size_t n, double v);
 /* Shortest decimal text that reads back as v exactly. */

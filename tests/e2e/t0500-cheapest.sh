@@ -79,7 +79,7 @@ usage_error "nothing asked" "say what is needed: --iops, --throughput and/or --s
 usage_error "bad iops" "--iops must be a number from 1 to 1e+07, not 'many'" cheapest --iops many
 usage_error "bad types" "unknown volume type 'gp9' in --types" cheapest --iops 100 --types gp3,gp9
 usage_error "bad stripe" "--max-stripe must be a whole number from 1 to 64, not '0'" cheapest --iops 100 --max-stripe 0
-usage_error "bad peak" "--peak must be IOPS:SECONDS[/PERIOD] with PERIOD longer than SECONDS, not '3000'" cheapest --iops 100 --peak 3000
+usage_error "bad peak" "--peak must be IOPS:SECONDS[/PERIOD] with SECONDS >= 1 and shorter than PERIOD (default 86400, at most a year), not '3000'" cheapest --iops 100 --peak 3000
 usage_error "peak below need" "--peak IOPS must be above --iops" cheapest --iops 5000 --peak 3000:60
 usage_error "bad date" "--as-of must be a date YYYY-MM-DD, not '2024-13-01'" cheapest --iops 100 --as-of 2024-13-01
 usage_error "bad io size" "--io-size must be a number from 0.5 to 16384, not '0'" cheapest --iops 100 --io-size 0
@@ -94,3 +94,17 @@ run --format json cheapest --iops 200 --io-size 4 --peak 3000:600/3600 --types g
 expect_json options.0.count 7 "the peak spread over 7 small gp2 buckets"
 expect_json options.0.monthly_usd.total 0.7 "7 x 1 x 0.10" 1e-9
 expect_json options.0.peak_covered True "marked as covered by credits"
+
+# nearest for 300,000 IOPS on one volume also names the cheapest wide stripe:
+# 64 x gp3 10 GiB at 4,688 IOPS: 64 x (0.8 + 1,688 x 0.005) = $591.36
+run --format json cheapest --iops 300000 --max-stripe 1
+expect_json nearest.1.count 64 "nearest: also the cheapest stripe up to 64"
+expect_json nearest.1.monthly_usd.total 591.36 "64 x (10 x 0.08 + 1,688 x 0.005)" 1e-6
+usage_error "peak longer than a day" "--peak must be IOPS:SECONDS[/PERIOD] with SECONDS >= 1 and shorter than PERIOD (default 86400, at most a year), not '3000:100000'" cheapest --iops 100 --peak 3000:100000
+usage_error "no 30 February" "--as-of must be a date YYYY-MM-DD, not '2024-02-30'" cheapest --iops 100 --as-of 2024-02-30
+run --format json cheapest --iops 100 --as-of 2024-02-29
+expect_rc 0 "29 February 2024 is a date"
+# CSV: placeholders stay plain, notes are kept
+run --format csv cheapest --iops 100 --types io1
+grep -q "'-" "$T/out" && fail "csv placeholders are not defused into '-" || ok "csv placeholders are not defused into '-"
+expect_out_has "note" "csv keeps the notes block"

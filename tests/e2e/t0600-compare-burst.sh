@@ -82,3 +82,18 @@ usage_error "burst gp3" "--type must be gp2, st1 or sc1 (the types with a credit
 usage_error "burst small st1" "st1 volumes are at least 125 GiB" burst --size 100 --type st1 --load 1
 usage_error "burst both idle and credits" "give --idle or --credits, not both" burst --size 100 --load 1 --idle 5 --credits 5%
 usage_error "burst bad credits" "--credits must be a percentage (0% to 100%) or a count up to 5400000, not '120%'" burst --size 100 --load 1 --credits 120%
+
+# demand above the ceiling is a shortfall too: gp2 2,000 GiB gives 6,000
+run --format json burst --size 2000 --load 10000 --duration 100
+expect_json average_delivered 6000 "gp2 2,000 GiB delivers its 6,000 baseline"
+expect_json shortfall_seconds 100 "every second falls short of 10,000"
+run burst --size 100 --load 3000 --duration 2 --timeline --format json
+expect_out_has '{"timeline":[{"t_s":1,"demand":3000,"delivered":3000,"credits":5397300,"credits_pct":99.95},' "timeline as JSON"
+# a profile that drains 100 credits a month settles only after years: the
+# search is bounded and says so (generated profile)
+printf 'idle 1\n100 2678399\n' >"$T/slow"
+for i in 1 2 3 4 5 6 7 8 9 10; do printf '100 2678400\n' >>"$T/slow"; done
+run --format json burst --size 1 --profile "$T/slow" --credits 0
+expect_rc 0 "a slowly settling profile finishes"
+expect_json steady_state.periods_to_settle None "... without claiming to have settled"
+grep -q 'had not settled after 50000000 simulated seconds' "$T/out" && ok "... and says so" || fail "... and says so"
