@@ -27,6 +27,8 @@ static int cmd_version(int argc, char **argv, struct cli_ctx *ctx);
 
 /* Alphabetical.  One row per command. */
 static const struct cmd commands[] = {
+	{ "bench", cmd_bench, 0,
+	  "fio measurement suite: run, resume, import, show, compare, k8s" },
 	{ "cost", cmd_cost, CMD_NEEDS_DB,
 	  "monthly cost and performance of one volume configuration" },
 	{ "db", cmd_db, 0, "where the database is; integrity and contents" },

@@ -56,6 +56,7 @@ int cmd_parse_long(const char *cmd, const char *opt, const char *val,
 int cmd_parse_double(const char *cmd, const char *opt, const char *val,
 		     double min, double max, double *out);
 
+int cmd_bench(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_cost(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_db(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_instances(int argc, char **argv, struct cli_ctx *ctx);
