@@ -228,6 +228,8 @@ static int check_space(const struct bench_target_info *info, const char *dir,
 		return ebs_fail(err, EBS_ERR_IO, "cannot check free space on '%s': %s",
 				dir, strerror(errno));
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (sv.f_blocks == 0)
+		return EBS_OK;          /* ramfs and friends report no size */
 	if (need > avail)
 		return ebs_fail(err, EBS_ERR_IO,
 				"not enough free space for the test file '%s': it needs %.1f MiB more, '%s' has %.1f MiB free",
@@ -268,13 +270,13 @@ int bench_check_target(const char *target, uint64_t size_bytes,
 	} else if (!stat(dir, &sb)) {
 		device_info(sb.st_dev, info);
 	}
-	if (!info->is_block) {
+	if (!info->is_block)
 		fs_name(dir, info->filesystem, sizeof(info->filesystem));
-		if ((rc = check_space(info, dir, size_bytes,
-				      info->exists ? (uint64_t)sb.st_size : 0, err)))
-			return rc;
-	}
 	if ((rc = check_odirect(info, dir, err, hint)))
+		return rc;
+	if (!info->is_block &&
+	    (rc = check_space(info, dir, size_bytes,
+			      info->exists ? (uint64_t)sb.st_size : 0, err)))
 		return rc;
 	return check_aio(err, hint);
 }
