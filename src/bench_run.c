@@ -39,20 +39,28 @@ extern char **environ;
 
 /* ------------------------------------------------------------ fio */
 
-int bench_find_fio(char *path, size_t n, char *err, char *hint)
+/* Find an executable on PATH into path; 0 found, -1 not. */
+static int find_on_path(const char *name, char *path, size_t n)
 {
 	const char *p = getenv("PATH");
 	char *dirs, *save = NULL, *d;
 
 	dirs = xstrdup(p && *p ? p : "/usr/bin:/bin");
 	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		xsnprintf(path, n, "%s/fio", *d ? d : ".");
+		xsnprintf(path, n, "%s/%s", *d ? d : ".", name);
 		if (!access(path, X_OK)) {
 			free(dirs);
-			return EBS_OK;
+			return 0;
 		}
 	}
 	free(dirs);
+	return -1;
+}
+
+int bench_find_fio(char *path, size_t n, char *err, char *hint)
+{
+	if (!find_on_path("fio", path, n))
+		return EBS_OK;
 	xsnprintf(hint, EBS_ERRLEN,
 		  "install fio: 'apt-get install fio' (Debian, Ubuntu), 'dnf install fio' (Fedora, RHEL), 'apk add fio' (Alpine)");
 	return ebs_fail(err, EBS_ERR_NOT_FOUND, "fio is not installed (not found on PATH)");
@@ -438,7 +446,7 @@ static double status_iops(const char *path)
 	if (p == buf || !(eq = strstr(p - 1, " IOPS]")))
 		return NAN;
 	*eq = '\0';
-	p = strrchr(p - 1, '=');
+	p = strrchr(buf, '=');
 	if (!p)
 		return NAN;
 	p++;
@@ -474,18 +482,33 @@ static void first_line(const char *path, char *out, size_t n)
 	free(data);
 }
 
-static int spawn_fio(const char *fio, char **args, const char *out_path,
-		     const char *err_path, pid_t *pid, char *err)
+/*
+ * Spawn fio with args (args[0] is fio) and its stdout and stderr in
+ * files.  With progress, fio runs under coreutils' stdbuf -o0 when there
+ * is one: fio's status line is otherwise buffered for tens of seconds.
+ */
+static int spawn_fio(const char *fio, char **args, int progress,
+		     const char *out_path, const char *err_path, pid_t *pid,
+		     char *err)
 {
 	posix_spawn_file_actions_t fa;
+	char stdbuf[4096];
+	const char *prog = fio;
 	int rc;
+
+	if (progress && !find_on_path("stdbuf", stdbuf, sizeof(stdbuf))) {
+		args[-2] = stdbuf;
+		args[-1] = (char *)"-o0";
+		args -= 2;
+		prog = stdbuf;
+	}
 
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, out_path,
 					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_addopen(&fa, 2, err_path,
 					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	rc = posix_spawn(pid, fio, &fa, NULL, args, environ);
+	rc = posix_spawn(pid, prog, &fa, NULL, args, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc)
 		return ebs_fail(err, EBS_ERR_EXEC, "cannot run '%s': %s", fio,
@@ -549,8 +572,10 @@ int bench_run_phase(const char *fio, const struct bench_profile *pr,
 			unlink(g.gl_pathv[k]);
 	globfree(&g);
 	memset(&g, 0, sizeof(g));
-	args = xcalloc(2, sizeof(*args));
-	args[0] = xstrdup(fio);
+	/* two free slots first, for the stdbuf prefix */
+	args = xcalloc(4, sizeof(*args));
+	args[2] = xstrdup(fio);
+	argc = 3;
 	bench_phase_argv(pr, i, target, volume_type, outdir, &args, &argc);
 	args = xrealloc(args, (argc + 3) * sizeof(*args));
 	args[argc++] = xstrdup(progress ? "--eta=always" : "--eta=never");
@@ -558,7 +583,7 @@ int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		args[argc++] = xstrdup("--eta-newline=1");
 	args[argc] = NULL;
 	utc_now_iso(started);
-	if ((rc = spawn_fio(fio, args, so, se, &pid, err)))
+	if ((rc = spawn_fio(fio, args + 2, progress != NULL, so, se, &pid, err)))
 		goto out;
 	watch(pid, so, progress, arg, &status);
 	if (stop && *stop) {
@@ -604,7 +629,7 @@ out:
 	free(nss);
 	free(ph);
 	globfree(&g);
-	for (size_t k = 0; args && k < argc; k++)
+	for (size_t k = 2; args && k < argc; k++)
 		free(args[k]);
 	free(args);
 	free(json);

@@ -66,3 +66,16 @@ expect_json run.label custom "label defaults to the profile name"
 expect_err_empty "-q silences the plan"
 run --format json bench list
 expect_json runs.0.phases 1 "second run has one phase"
+
+# progress: only on a terminal (script(1) gives ebsize one)
+grep -q "elapsed" "$T/err" && fail "no progress line without a terminal" || ok "no progress line without a terminal"
+if command -v script >/dev/null; then
+	printf 'size 64m\nphase rr rw=randread bs=4k iodepth=8 runtime=2 iops_log\n' >"$T/two.profile"
+	script -qc "'$EBSIZE' --db '$DB' bench run --target '$T/test.fio' --profile '$T/two.profile' --results '$T/res' >/dev/null" /dev/null |
+		tr '\r' '\n' >"$T/tty.err"
+	grep -aqE "^.*phase 1/1 rr: [0-9]+ s elapsed, about [0-9]+ s left, (-|[0-9]+) IOPS" "$T/tty.err" &&
+		ok "progress line on a terminal: phase, elapsed, remaining, IOPS" ||
+		fail "progress line on a terminal: phase, elapsed, remaining, IOPS" "$(cat -A "$T/tty.err" | head -5)"
+else
+	echo "ok $((n = n + 1)) # skip script(1) not installed"
+fi
