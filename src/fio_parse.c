@@ -135,7 +135,8 @@ static int read_job(const cJSON *j, const cJSON *global, struct fio_job *o,
 				name, idx);
 	xsnprintf(o->name, sizeof(o->name), "%s", v->valuestring);
 	v = cJSON_GetObjectItemCaseSensitive(j, "error");
-	o->error = cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
+	o->error = !cJSON_IsNumber(v) || v->valuedouble == 0 ? 0 :
+		v->valuedouble > 0 && v->valuedouble < 4096 ? (int)v->valuedouble : -1;
 	s = option(j, global, "rw");
 	if (!s)
 		s = option(j, global, "readwrite");
@@ -204,8 +205,11 @@ int fio_parse_result(const char *buf, size_t len, const char *name,
 	v = cJSON_GetObjectItemCaseSensitive(root, "fio version");
 	if (cJSON_IsString(v))
 		xsnprintf(out->version, sizeof(out->version), "%s", v->valuestring);
-	out->timestamp = (long long)(isnan(num_or_nan(root, "timestamp")) ? 0 :
-				     num_or_nan(root, "timestamp"));
+	{
+		double ts = num_or_nan(root, "timestamp");
+
+		out->timestamp = ts >= 0 && ts < 1e15 ? (long long)ts : 0;
+	}
 	global = cJSON_GetObjectItemCaseSensitive(root, "global options");
 	jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
 	if (!cJSON_IsArray(jobs))
@@ -364,7 +368,8 @@ static size_t split_fields(char *line, char **f)
 	return n;
 }
 
-static int parse_log_line(char *line, long long *t, long long *v, int *ddir)
+static int parse_log_line(char *line, long long *t, long long *v, int *ddir,
+			  long long *bs)
 {
 	char *f[9];
 	long long x;
@@ -381,7 +386,36 @@ static int parse_log_line(char *line, long long *t, long long *v, int *ddir)
 	if (x > 2)
 		return -1;
 	*ddir = (int)x;
+	log_field(f[3], bs);
 	return 0;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Without log_avg_msec fio logs every I/O (value 1, bs set): count them
+ * per second instead.  s has room for rows samples.
+ */
+static size_t per_second(const long long *t, const long long *v, size_t rows,
+			 struct bench_sample *s)
+{
+	size_t ns = 0;
+
+	for (size_t r = 0; r < rows; r++) {
+		long long end = (t[r] / 1000 + 1) * 1000;
+
+		if (!ns || s[ns - 1].t_ms != end) {
+			s[ns].t_ms = end;
+			s[ns++].iops = 0;
+		}
+		s[ns - 1].iops += (double)v[r];
+	}
+	return ns;
 }
 
 /* Median spacing of the distinct timestamps (the logging interval). */
@@ -396,13 +430,8 @@ static long long interval_of(const long long *t, size_t n)
 	for (size_t i = 1; i < n; i++)
 		if (t[i] > t[i - 1])
 			d[m++] = t[i] - t[i - 1];
-	for (size_t i = 1; i < m; i++)   /* insertion sort: m is small-ish */
-		for (size_t k = i; k > 0 && d[k] < d[k - 1]; k--) {
-			long long s = d[k];
-
-			d[k] = d[k - 1];
-			d[k - 1] = s;
-		}
+	if (m)
+		qsort(d, m, sizeof(*d), cmp_ll);
 	med = m ? d[m / 2] : 1000;
 	free(d);
 	return med > 0 ? med : 1000;
@@ -416,8 +445,8 @@ int fio_parse_iops_log(const char *buf, size_t len, const char *name,
 	size_t rows = 0, alloc_t = 0, alloc_v = 0, alloc_d = 0, line = 0;
 	size_t i = 0, ns = 0;
 	struct bench_sample *s = NULL;
-	long long iv;
-	int rc = EBS_OK;
+	long long iv, bs;
+	int rc = EBS_OK, per_io = 1;
 
 	*out = NULL;
 	*n = 0;
@@ -443,13 +472,14 @@ int fio_parse_iops_log(const char *buf, size_t len, const char *name,
 		xgrow((void **)&t, &alloc_t, rows + 1, sizeof(*t));
 		xgrow((void **)&v, &alloc_v, rows + 1, sizeof(*v));
 		xgrow((void **)&dd, &alloc_d, rows + 1, sizeof(*dd));
-		if (parse_log_line(tmp, &t[rows], &v[rows], &dd[rows]) ||
+		if (parse_log_line(tmp, &t[rows], &v[rows], &dd[rows], &bs) ||
 		    (rows && t[rows] < t[rows - 1])) {
 			rc = ebs_fail(err, EBS_ERR_PARSE,
 				      "cannot parse '%s': line %zu: expected 'time, value, direction, bs[, offset][, prio]' with time not going back",
 				      name, line);
 			goto out;
 		}
+		per_io &= bs != 0;      /* averaged logs have bs 0 */
 		rows++;
 	}
 	if (!rows) {
@@ -458,7 +488,9 @@ int fio_parse_iops_log(const char *buf, size_t len, const char *name,
 	}
 	iv = interval_of(t, rows);
 	s = xcalloc(rows, sizeof(*s));
-	for (size_t r = 0; r < rows; r++) {
+	if (per_io)
+		ns = per_second(t, v, rows, s);
+	for (size_t r = 0; !per_io && r < rows; r++) {
 		int seen_dir = 0;
 
 		if (ns && t[r] - s[ns - 1].t_ms < iv / 2) {
@@ -488,19 +520,22 @@ out:
 void fio_samples_merge(struct bench_sample **a, size_t *na,
 		       const struct bench_sample *b, size_t nb)
 {
-	size_t alloc = *na;
+	struct bench_sample *m = xcalloc(*na + nb + 1, sizeof(*m));
+	size_t i = 0, k = 0, n = 0;
 
-	for (size_t i = 0; i < nb; i++) {
-		size_t k;
-
-		for (k = 0; k < *na; k++)
-			if (llabs((*a)[k].t_ms - b[i].t_ms) < 500)
-				break;
-		if (k < *na) {
-			(*a)[k].iops += b[i].iops;
-			continue;
+	/* both in time order: walk them together, adding samples less than
+	 * half a second apart (per-job logs of one phase) */
+	while (i < *na || k < nb) {
+		if (k >= nb || (i < *na && (*a)[i].t_ms + 500 <= b[k].t_ms)) {
+			m[n++] = (*a)[i++];
+		} else if (i >= *na || b[k].t_ms + 500 <= (*a)[i].t_ms) {
+			m[n++] = b[k++];
+		} else {
+			m[n] = (*a)[i++];
+			m[n++].iops += b[k++].iops;
 		}
-		xgrow((void **)a, &alloc, *na + 1, sizeof(**a));
-		(*a)[(*na)++] = b[i];
 	}
+	free(*a);
+	*a = m;
+	*na = n;
 }

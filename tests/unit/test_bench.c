@@ -149,6 +149,25 @@ static void test_fio_json_bad(void)
 	}
 }
 
+/* Absurd numbers do not overflow; text after the document is ignored. */
+static void test_fio_json_absurd(void)
+{
+	static const char j[] =
+		"{\n\"jobs\": [ {\"jobname\": \"a\", \"error\": 1e300,"
+		" \"job options\": {\"iodepth\": \"99999999999999999999\"}} ],"
+		" \"timestamp\": 1e300 }\ntrailing {\n";
+	struct fio_result r;
+	struct bench_phase_result p;
+	char err[EBS_ERRLEN];
+
+	CHECK(!fio_parse_result(j, strlen(j), "a.json", &r, err) &&
+	      r.timestamp == 0 && r.jobs[0].error == -1 && r.jobs[0].iodepth == 1,
+	      "absurd error, timestamp and iodepth are contained");
+	CHECK(fio_result_phase(&r, NULL, "a.json", &p, err) == EBS_ERR_EXEC,
+	      "a job with an absurd error code is a failed job: %s", err);
+	fio_result_release(&r);
+}
+
 /* Two documents one after another (--status-interval): the last wins. */
 static void test_fio_json_concatenated(void)
 {
@@ -204,7 +223,26 @@ static const struct {
 	  { 6, 7, 8 }, "final flush row 40 ms later is dropped" },
 	{ "1002, 5, 0, 0\r\n1999, 6, 0, 0\r\n2999, 7, 0, 0\r\n", 3, { 5, 6, 7 },
 	  "drifting timestamps, CRLF" },
+	{ "10, 1, 0, 4096\n20, 1, 0, 4096\n990, 1, 1, 4096\n1500, 1, 0, 4096\n", 2,
+	  { 3, 1 }, "no log_avg_msec: every I/O logged (bs set), counted per second" },
 };
+
+/* Per-job logs of one phase (numjobs > 1) add up by time. */
+static void test_fio_merge(void)
+{
+	struct bench_sample *a = xcalloc(3, sizeof(*a));
+	struct bench_sample b[3] = { { 1003, 5 }, { 2001, 6 }, { 4000, 7 } };
+	size_t na = 3;
+
+	a[0] = (struct bench_sample){ 1000, 10 };
+	a[1] = (struct bench_sample){ 2000, 20 };
+	a[2] = (struct bench_sample){ 3000, 30 };
+	fio_samples_merge(&a, &na, b, 3);
+	CHECK(na == 4 && a[0].iops == 15 && a[1].iops == 26 && a[2].iops == 30 &&
+	      a[3].t_ms == 4000 && a[3].iops == 7,
+	      "two job logs merge: 15, 26, 30, 7");
+	free(a);
+}
 
 static const struct {
 	const char *text;
@@ -530,8 +568,10 @@ void test_bench(void)
 	test_fio_json();
 	test_fio_json_bad();
 	test_fio_json_concatenated();
+	test_fio_json_absurd();
 	test_fio_log_fixture();
 	test_fio_logs();
+	test_fio_merge();
 	test_profiles();
 	test_profiles_bad();
 	test_cliffs();
