@@ -1337,6 +1337,19 @@ static int k8s_name_ok(const char *s)
 	return 1;
 }
 
+/* An image reference or instance type: nothing YAML or sh would read
+ * as syntax. */
+static int k8s_word_ok(const char *s)
+{
+	if (!*s || strlen(s) > 200)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._:/@-", *s)))
+			return 0;
+	return 1;
+}
+
 static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -1395,6 +1408,12 @@ static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
 	if (!k8s_name_ok(o.namespace_))
 		return msg_usage_error("bench", "--namespace must be a DNS label (a-z, 0-9, '-'), not '%s'",
 				       o.namespace_);
+	if (!k8s_word_ok(o.image))
+		return msg_usage_error("bench", "--image must be an image reference (letters, digits, '._:/@-'), not '%s'",
+				       o.image);
+	if (o.instance && !k8s_word_ok(o.instance))
+		return msg_usage_error("bench", "--instance must be an instance type such as m5.xlarge, not '%s'",
+				       o.instance);
 	if ((rc = parse_types(types, &o, typebuf, sizeof(typebuf))))
 		return rc;
 	for (size_t i = 0; i < o.ntypes; i++)

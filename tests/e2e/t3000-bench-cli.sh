@@ -27,6 +27,8 @@ usage_error "import without files" "missing DIR or FILE to import" bench import
 usage_error "k8s without types" "missing --types (for example gp2,gp3)" bench k8s --size 100Gi
 usage_error "k8s bad size" "--size must be a quantity in Gi or Ti such as 100Gi, not '100GB'" bench k8s --types gp2 --size 100GB
 usage_error "k8s bad type" "unknown volume type 'gp9' in --types (use gp2, gp3, io1, io2, st1 or sc1)" bench k8s --types gp2,gp9 --size 1Gi
+usage_error "k8s image with a quote" "--image must be an image reference (letters, digits, '._:/@-'), not 'a\"b'" bench k8s --types gp2 --size 1Gi --image 'a"b'
+usage_error "k8s bad namespace" "--namespace must be a DNS label (a-z, 0-9, '-'), not 'Bench'" bench k8s --types gp2 --size 1Gi --namespace Bench
 usage_error "k8s io2 without iops" "--iops is required for io2 volumes" bench k8s --types io2 --size 100Gi
 
 printf 'size 64m\nphase a rw=read\n' >"$T/bad.profile"
