@@ -588,7 +588,7 @@ int bench_run_phase(const char *fio, const struct bench_profile *pr,
 	watch(pid, so, progress, arg, &status);
 	if (stop && *stop) {
 		rc = ebs_fail(err, EBS_ERR_INTERRUPTED,
-			      "interrupted during phase '%s'; 'ebsize bench resume' runs it again",
+			      "interrupted during phase '%s'",
 			      pr->phase[i].name);
 		goto out;
 	}

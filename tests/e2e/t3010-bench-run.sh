@@ -60,8 +60,10 @@ done
 
 # the file ebsize created may be measured again
 printf 'size 64m\nphase r rw=randread bs=4k iodepth=4 runtime=1\n' >"$T/one.profile"
-run -q --format json bench run --target "$T/test.fio" --profile "$T/one.profile" --results "$T/res"
+run -q --format json bench run --target "$T/test.fio" --profile "$T/one.profile"
 expect_rc 0 "a second run on the file ebsize created is allowed"
+expect_json run.results_dir "$T/bench-results/run-9" "raw outputs default to bench-results beside the database"
+[ -s "$T/bench-results/run-9/00-r.json" ] && ok "fio JSON kept there" || fail "fio JSON kept there"
 expect_json run.label custom "label defaults to the profile name"
 expect_err_empty "-q silences the plan"
 run --format json bench list
