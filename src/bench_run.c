@@ -43,18 +43,20 @@ extern char **environ;
 static int find_on_path(const char *name, char *path, size_t n)
 {
 	const char *p = getenv("PATH");
-	char *dirs, *save = NULL, *d;
 
-	dirs = xstrdup(p && *p ? p : "/usr/bin:/bin");
-	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		xsnprintf(path, n, "%s/%s", *d ? d : ".", name);
-		if (!access(path, X_OK)) {
-			free(dirs);
+	if (!p || !*p)
+		p = "/usr/bin:/bin";
+	for (;;) {
+		size_t len = strcspn(p, ":");
+
+		/* an empty entry means the current directory */
+		xsnprintf(path, n, "%.*s/%s", len ? (int)len : 1, len ? p : ".", name);
+		if (!access(path, X_OK))
 			return 0;
-		}
+		if (!p[len])
+			return -1;
+		p += len + 1;
 	}
-	free(dirs);
-	return -1;
 }
 
 int bench_find_fio(char *path, size_t n, char *err, char *hint)

@@ -5,7 +5,6 @@
  * output layer.  fio itself is spawned by bench_run.c, its output parsed
  * by fio_parse.c, analysed by bench_analysis.c and stored by db_bench.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -14,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ebsize/bench.h"
@@ -26,7 +24,6 @@
 #include "ebsize/util.h"
 
 #define PROFILE_FILE_CAP (1u << 20)
-#define IMPORT_MAX_FILES 4096
 
 static const char usage_text[] =
 	"usage: ebsize bench run --target PATH [--profile article|quick|FILE] [--label L]\n"
@@ -1000,142 +997,6 @@ out:
 
 /* ------------------------------------------------------------ import */
 
-struct import_files {
-	char **json;
-	size_t njson, ajson;
-	char **logs;
-	size_t nlogs, alogs;
-};
-
-static void files_release(struct import_files *f)
-{
-	for (size_t i = 0; i < f->njson; i++)
-		free(f->json[i]);
-	for (size_t i = 0; i < f->nlogs; i++)
-		free(f->logs[i]);
-	free(f->json);
-	free(f->logs);
-}
-
-static int is_json_name(const char *s)
-{
-	return str_ends_with(s, ".json") || str_ends_with(s, ".json.txt");
-}
-
-static int is_iops_log_name(const char *s)
-{
-	const char *b = strrchr(s, '/');
-
-	b = b ? b + 1 : s;
-	return strstr(b, "_iops") && str_ends_with(b, ".log");
-}
-
-static int add_file(struct import_files *f, const char *path, int explicit_,
-		    char *err)
-{
-	if (f->njson + f->nlogs >= IMPORT_MAX_FILES)
-		return ebs_fail(err, EBS_ERR_TOO_BIG, "more than %d files to import",
-				IMPORT_MAX_FILES);
-	if (is_iops_log_name(path)) {
-		xgrow((void **)&f->logs, &f->alogs, f->nlogs + 1, sizeof(*f->logs));
-		f->logs[f->nlogs++] = xstrdup(path);
-	} else if (is_json_name(path) || explicit_) {
-		xgrow((void **)&f->json, &f->ajson, f->njson + 1, sizeof(*f->json));
-		f->json[f->njson++] = xstrdup(path);
-	}
-	return EBS_OK;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Collect the files of a directory (not recursive), sorted by name. */
-static int add_dir(struct import_files *f, const char *dir, char *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
-	int rc = EBS_OK;
-
-	if (!d)
-		return ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s", dir,
-				strerror(errno));
-	while ((e = readdir(d)) && n < IMPORT_MAX_FILES) {
-		if (e->d_name[0] == '.')
-			continue;
-		xgrow((void **)&names, &alloc, n + 1, sizeof(*names));
-		names[n++] = xstrfmt("%s/%s", dir, e->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		if (!rc)
-			rc = add_file(f, names[i], 0, err);
-		free(names[i]);
-	}
-	free(names);
-	return rc;
-}
-
-/* The stem a JSON or log belongs to: name without ".json[.txt]" or "_iops...". */
-static char *stem_of(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	char *s = xstrdup(b ? b + 1 : path), *cut;
-
-	if ((cut = strstr(s, "_iops")) && str_ends_with(s, ".log"))
-		*cut = '\0';
-	else if ((cut = strstr(s, ".json")))
-		*cut = '\0';
-	return s;
-}
-
-/* Logs of json i: those with its stem, or all when there is one JSON. */
-static size_t logs_for(const struct import_files *f, size_t i, char **out,
-		       char *err, int *rc)
-{
-	char *js = stem_of(f->json[i]);
-	size_t n = 0;
-
-	*rc = EBS_OK;
-	for (size_t k = 0; k < f->nlogs; k++) {
-		char *ls = stem_of(f->logs[k]);
-		int mine = !strcmp(ls, js), theirs = 0;
-
-		for (size_t j = 0; j < f->njson && !mine; j++) {
-			char *o = stem_of(f->json[j]);
-
-			theirs |= !strcmp(o, ls);
-			free(o);
-		}
-		if (mine || (f->njson == 1 && !theirs))
-			out[n++] = f->logs[k];
-		else if (!theirs && !*rc)
-			*rc = ebs_fail(err, EBS_ERR_USAGE,
-				       "cannot tell which fio output the log '%s' belongs to (name it <json name>_iops.N.log)",
-				       f->logs[k]);
-		free(ls);
-	}
-	free(js);
-	return n;
-}
-
-/* "NN-" at the start of the stem of path gives the phase number. */
-static long stem_seq(const char *path)
-{
-	char *s = stem_of(path);
-	long v = -1;
-
-	if (s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9' && s[2] == '-')
-		v = (s[0] - '0') * 10 + (s[1] - '0');
-	free(s);
-	return v;
-}
-
 struct import_set {
 	struct bench_phase_result *p;
 	struct bench_sample **s;
@@ -1154,7 +1015,7 @@ static void set_release(struct import_set *set)
 }
 
 /* Read json i with its logs and append its phases to set. */
-static int read_one(const struct import_files *f, size_t i, struct bench_run *r,
+static int read_one(const struct bench_import_files *f, size_t i, struct bench_run *r,
 		    struct import_set *set, char *err)
 {
 	struct bench_phase_result *p = NULL;
@@ -1162,10 +1023,10 @@ static int read_one(const struct import_files *f, size_t i, struct bench_run *r,
 	size_t *ns = NULL, np = 0, nl;
 	char **logs = xcalloc(f->nlogs + 1, sizeof(*logs));
 	char version[32];
-	long seq = stem_seq(f->json[i]);
+	long seq = bench_import_seq(f->json[i]);
 	int rc, intr = 0;
 
-	nl = logs_for(f, i, logs, err, &rc);
+	nl = bench_import_logs_for(f, i, logs, err, &rc);
 	if (!rc)
 		rc = bench_read_outputs(f->json[i], logs, nl, &p, &s, &ns, &np,
 					version, sizeof(version), &intr, err);
@@ -1229,7 +1090,7 @@ static int parse_import(int argc, char **argv, struct vol_opts *v)
 
 static int bench_import(int argc, char **argv, struct cli_ctx *ctx)
 {
-	struct import_files f = { 0 };
+	struct bench_import_files f = { 0 };
 	struct import_set set = { 0 };
 	struct vol_opts v = { 0 };
 	struct bench_run r;
@@ -1240,17 +1101,9 @@ static int bench_import(int argc, char **argv, struct cli_ctx *ctx)
 	if ((rc = parse_import(argc, argv, &v)))
 		return rc < 0 ? EXIT_OK : rc;
 	rc = EXIT_RUNTIME;
-	for (int i = optind; i < argc; i++) {
-		struct stat sb;
-		int e = stat(argv[i], &sb) ? ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s",
-						     argv[i], strerror(errno)) :
-			S_ISDIR(sb.st_mode) ? add_dir(&f, argv[i], err) :
-			add_file(&f, argv[i], 1, err);
-
-		if (e) {
-			msg_error("%s", err);
-			goto out;
-		}
+	if (bench_import_collect(argv + optind, (size_t)(argc - optind), &f, err)) {
+		msg_error("%s", err);
+		goto out;
 	}
 	if (!f.njson) {
 		msg_error("no fio JSON output (*.json) to import in '%s'", argv[optind]);
@@ -1279,7 +1132,7 @@ static int bench_import(int argc, char **argv, struct cli_ctx *ctx)
 	rc = show_run(ctx, r.id);
 out:
 	set_release(&set);
-	files_release(&f);
+	bench_import_files_release(&f);
 	bench_run_release(&r);
 	return rc;
 }
@@ -1303,11 +1156,13 @@ static int quantity_ok(const char *s)
 static int parse_types(const char *list, struct bench_k8s_opts *o, char *buf,
 		       size_t bufn)
 {
-	char *save = NULL, *t;
 	enum vol_type vt;
+	char *t, *next;
 
 	xsnprintf(buf, bufn, "%s", list);
-	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	for (t = buf; t; t = next) {
+		if ((next = strchr(t, ',')))
+			*next++ = '\0';
 		if (model_type_parse(t, &vt) || vt == VT_STANDARD)
 			return msg_usage_error("bench", "unknown volume type '%s' in --types (use gp2, gp3, io1, io2, st1 or sc1)",
 					       t);

@@ -257,6 +257,36 @@ int bench_read_outputs(const char *json_path, char *const *logs,
 		       size_t *nphases, char *fio_version, size_t fvn,
 		       int *interrupted, char *err);
 
+/* ------------------------------------------------------------ import */
+
+/* The files of an import: fio JSON outputs and IOPS logs, heap paths. */
+struct bench_import_files {
+	char **json;
+	size_t njson, ajson;
+	char **logs;
+	size_t nlogs, alogs;
+};
+
+/*
+ * Collect paths (files, or directories whose *.json, *.json.txt and
+ * *_iops*.log files are taken in name order) into f.  A file named
+ * explicitly counts as JSON unless it is an IOPS log.
+ */
+int bench_import_collect(char *const *paths, size_t n,
+			 struct bench_import_files *f, char *err);
+void bench_import_files_release(struct bench_import_files *f);
+
+/*
+ * The logs of f->json[i] into out (room for f->nlogs): those named after
+ * it, or every unclaimed log when there is a single JSON.  *rc is set to
+ * EBS_ERR_USAGE (err filled) for a log that belongs to no JSON.
+ */
+size_t bench_import_logs_for(const struct bench_import_files *f, size_t i,
+			     char **out, char *err, int *rc);
+
+/* NN of a "NN-name.json" output (ebsize's own naming), or -1. */
+long bench_import_seq(const char *json_path);
+
 /* ------------------------------------------------------------ k8s */
 
 struct bench_k8s_opts {
