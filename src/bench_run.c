@@ -542,6 +542,110 @@ static void watch(pid_t pid, const char *status_path, bench_progress_fn progress
 	}
 }
 
+/* The paths of one phase's outputs in outdir (phase_paths_release). */
+struct phase_paths {
+	char *json, *out, *err, *logs;   /* logs: a glob pattern */
+};
+
+static void phase_paths_init(struct phase_paths *pp,
+			     const struct bench_profile *pr, size_t i,
+			     const char *outdir)
+{
+	char stem[BENCH_NAME_LEN + 8];
+	glob_t g;
+
+	bench_phase_stem(pr, i, stem, sizeof(stem));
+	pp->json = xstrfmt("%s/%s.json", outdir, stem);
+	pp->out = xstrfmt("%s/%s.stdout", outdir, stem);
+	pp->err = xstrfmt("%s/%s.stderr", outdir, stem);
+	pp->logs = xstrfmt("%s/%s_iops*.log", outdir, stem);
+	/* stale outputs of an interrupted attempt must not be read back */
+	unlink(pp->json);
+	if (!glob(pp->logs, 0, NULL, &g)) {
+		for (size_t k = 0; k < g.gl_pathc; k++)
+			unlink(g.gl_pathv[k]);
+		globfree(&g);
+	}
+}
+
+static void phase_paths_release(struct phase_paths *pp)
+{
+	free(pp->json);
+	free(pp->out);
+	free(pp->err);
+	free(pp->logs);
+}
+
+/*
+ * fio's argv for phase i, with two free slots in front (for the stdbuf
+ * prefix): the arguments start at (*args)[2].  *argc counts all slots.
+ */
+static char **phase_args(const char *fio, const struct bench_profile *pr,
+			 size_t i, const char *target, const char *volume_type,
+			 const char *outdir, int progress, size_t *argc)
+{
+	char **args = xcalloc(4, sizeof(*args));
+
+	args[2] = xstrdup(fio);
+	*argc = 3;
+	bench_phase_argv(pr, i, target, volume_type, outdir, &args, argc);
+	args = xrealloc(args, (*argc + 3) * sizeof(*args));
+	args[(*argc)++] = xstrdup(progress ? "--eta=always" : "--eta=never");
+	if (progress)
+		args[(*argc)++] = xstrdup("--eta-newline=1");
+	args[*argc] = NULL;
+	return args;
+}
+
+/* Why fio did not end well (status as waitpid), into err. */
+static int fio_failed(const struct bench_profile *pr, size_t i, int status,
+		      const struct phase_paths *pp, const char *outdir,
+		      char *err)
+{
+	char line[512];
+
+	first_line(pp->err, line, sizeof(line));
+	return ebs_fail(err, EBS_ERR_EXEC,
+			"fio failed in phase '%s' (%s %d)%s%s; its output is in '%s'",
+			pr->phase[i].name,
+			WIFSIGNALED(status) ? "signal" : "exit status",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+			line[0] ? ": " : "", line, outdir);
+}
+
+/* Read back the one phase fio wrote to pp: out and its samples. */
+static int collect(const struct phase_paths *pp, struct bench_phase_result *out,
+		   struct bench_sample **samples, size_t *nsamples,
+		   char *fio_version, size_t fvn, char *err)
+{
+	struct bench_phase_result *ph = NULL;
+	struct bench_sample **ss = NULL;
+	size_t nph = 0, *nss = NULL;
+	glob_t g = { 0 };
+	int rc, intr = 0, globbed = !glob(pp->logs, 0, NULL, &g);
+
+	rc = bench_read_outputs(pp->json, globbed ? g.gl_pathv : NULL,
+				globbed ? g.gl_pathc : 0, &ph, &ss, &nss, &nph,
+				fio_version, fvn, &intr, err);
+	if (!rc && nph != 1)
+		rc = ebs_fail(err, EBS_ERR_PARSE, "'%s': expected one fio job, found %zu",
+			      pp->json, nph);
+	if (!rc) {
+		*out = ph[0];
+		*samples = ss[0];
+		*nsamples = nss[0];
+		ss[0] = NULL;
+	}
+	for (size_t k = 0; k < nph; k++)
+		free(ss[k]);
+	free(ss);
+	free(nss);
+	free(ph);
+	if (globbed)
+		globfree(&g);
+	return rc;
+}
+
 int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		    size_t i, const char *target, const char *volume_type,
 		    const char *outdir, bench_progress_fn progress, void *arg,
@@ -549,94 +653,41 @@ int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		    struct bench_sample **samples, size_t *nsamples,
 		    char *fio_version, size_t fvn, char *err)
 {
-	char stem[BENCH_NAME_LEN + 8], started[32], line[512];
-	char *json = NULL, *so = NULL, *se = NULL, *pattern = NULL;
-	char **args = NULL;
-	size_t argc = 1, nph = 0, *nss = NULL;
-	int intr = 0;
-	struct bench_phase_result *ph = NULL;
-	struct bench_sample **ss = NULL;
-	glob_t g = { 0 };
+	struct phase_paths pp;
+	char started[32];
+	char **args;
+	size_t argc;
 	pid_t pid;
 	int rc, status = 0;
 
 	*samples = NULL;
 	*nsamples = 0;
-	bench_phase_stem(pr, i, stem, sizeof(stem));
-	json = xstrfmt("%s/%s.json", outdir, stem);
-	so = xstrfmt("%s/%s.stdout", outdir, stem);
-	se = xstrfmt("%s/%s.stderr", outdir, stem);
-	pattern = xstrfmt("%s/%s_iops*.log", outdir, stem);
-	/* stale outputs of an interrupted attempt must not be read back */
-	unlink(json);
-	if (!glob(pattern, 0, NULL, &g))
-		for (size_t k = 0; k < g.gl_pathc; k++)
-			unlink(g.gl_pathv[k]);
-	globfree(&g);
-	memset(&g, 0, sizeof(g));
-	/* two free slots first, for the stdbuf prefix */
-	args = xcalloc(4, sizeof(*args));
-	args[2] = xstrdup(fio);
-	argc = 3;
-	bench_phase_argv(pr, i, target, volume_type, outdir, &args, &argc);
-	args = xrealloc(args, (argc + 3) * sizeof(*args));
-	args[argc++] = xstrdup(progress ? "--eta=always" : "--eta=never");
-	if (progress)
-		args[argc++] = xstrdup("--eta-newline=1");
-	args[argc] = NULL;
+	phase_paths_init(&pp, pr, i, outdir);
+	args = phase_args(fio, pr, i, target, volume_type, outdir,
+			  progress != NULL, &argc);
 	utc_now_iso(started);
-	if ((rc = spawn_fio(fio, args + 2, progress != NULL, so, se, &pid, err)))
+	if ((rc = spawn_fio(fio, args + 2, progress != NULL, pp.out, pp.err,
+			    &pid, err)))
 		goto out;
-	watch(pid, so, progress, arg, &status);
-	if (stop && *stop) {
+	watch(pid, pp.out, progress, arg, &status);
+	if (stop && *stop)
 		rc = ebs_fail(err, EBS_ERR_INTERRUPTED,
-			      "interrupted during phase '%s'",
-			      pr->phase[i].name);
+			      "interrupted during phase '%s'", pr->phase[i].name);
+	else if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status))
+		rc = fio_failed(pr, i, status, &pp, outdir, err);
+	else
+		rc = collect(&pp, out, samples, nsamples, fio_version, fvn, err);
+	if (rc)
 		goto out;
-	}
-	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		first_line(se, line, sizeof(line));
-		rc = ebs_fail(err, EBS_ERR_EXEC, "fio failed in phase '%s' (%s %d)%s%s; its output is in '%s'",
-			      pr->phase[i].name,
-			      WIFSIGNALED(status) ? "signal" : "exit status",
-			      WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
-			      line[0] ? ": " : "", line, outdir);
-		goto out;
-	}
-	if (glob(pattern, 0, NULL, &g)) {
-		globfree(&g);
-		memset(&g, 0, sizeof(g));
-	}
-	if ((rc = bench_read_outputs(json, g.gl_pathv, g.gl_pathc, &ph, &ss, &nss,
-				     &nph, fio_version, fvn, &intr, err)))
-		goto out;
-	if (nph != 1) {
-		rc = ebs_fail(err, EBS_ERR_PARSE, "'%s': expected one fio job, found %zu",
-			      json, nph);
-		goto out;
-	}
-	*out = ph[0];
 	out->seq = (long)i;
 	xsnprintf(out->phase, sizeof(out->phase), "%s", pr->phase[i].name);
 	xsnprintf(out->started_at, sizeof(out->started_at), "%s", started);
 	utc_now_iso(out->finished_at);
-	xsnprintf(out->raw_output, sizeof(out->raw_output), "%s", json);
-	*samples = ss[0];
-	*nsamples = nss[0];
-	ss[0] = NULL;
+	xsnprintf(out->raw_output, sizeof(out->raw_output), "%s", pp.json);
 out:
-	for (size_t k = 0; k < nph; k++)
-		free(ss[k]);
-	free(ss);
-	free(nss);
-	free(ph);
-	globfree(&g);
-	for (size_t k = 2; args && k < argc; k++)
+	for (size_t k = 2; k < argc; k++)
 		free(args[k]);
 	free(args);
-	free(json);
-	free(so);
-	free(se);
-	free(pattern);
+	phase_paths_release(&pp);
 	return rc;
 }

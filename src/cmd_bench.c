@@ -651,6 +651,27 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 	return EXIT_OK;
 }
 
+/* Fill a new measured run from the options and what the checks found. */
+static void new_run(struct bench_run *r, const struct run_args *a,
+		    const struct bench_profile *pr,
+		    const struct bench_target_info *ti, struct cli_ctx *ctx,
+		    int created)
+{
+	xsnprintf(r->label, sizeof(r->label), "%s", a->v.label ? a->v.label : pr->name);
+	xsnprintf(r->source, sizeof(r->source), "measured");
+	xsnprintf(r->status, sizeof(r->status), "running");
+	xsnprintf(r->profile, sizeof(r->profile), "%s", pr->name);
+	xsnprintf(r->target, sizeof(r->target), "%s", ti->path);
+	xsnprintf(r->device, sizeof(r->device), "%s", ti->device);
+	xsnprintf(r->filesystem, sizeof(r->filesystem), "%s", ti->filesystem);
+	xsnprintf(r->ebs_volume_id, sizeof(r->ebs_volume_id), "%s", ti->ebs_volume_id);
+	bench_host_info(r->host, sizeof(r->host), r->kernel, sizeof(r->kernel));
+	utc_now_iso(r->started_at);
+	vol_to_run(&a->v, ctx, r);
+	r->created_target = !ti->exists || created;
+	r->destructive = a->destructive;
+}
+
 static int bench_run(int argc, char **argv, struct cli_ctx *ctx)
 {
 	struct run_args a = { 0 };
@@ -683,19 +704,7 @@ static int bench_run(int argc, char **argv, struct cli_ctx *ctx)
 		msg_error("%s", err);
 		goto out;
 	}
-	xsnprintf(r.label, sizeof(r.label), "%s", a.v.label ? a.v.label : pr.name);
-	xsnprintf(r.source, sizeof(r.source), "measured");
-	xsnprintf(r.status, sizeof(r.status), "running");
-	xsnprintf(r.profile, sizeof(r.profile), "%s", pr.name);
-	xsnprintf(r.target, sizeof(r.target), "%s", ti.path);
-	xsnprintf(r.device, sizeof(r.device), "%s", ti.device);
-	xsnprintf(r.filesystem, sizeof(r.filesystem), "%s", ti.filesystem);
-	xsnprintf(r.ebs_volume_id, sizeof(r.ebs_volume_id), "%s", ti.ebs_volume_id);
-	bench_host_info(r.host, sizeof(r.host), r.kernel, sizeof(r.kernel));
-	utc_now_iso(r.started_at);
-	vol_to_run(&a.v, ctx, &r);
-	r.created_target = !ti.exists || created;
-	r.destructive = a.destructive;
+	new_run(&r, &a, &pr, &ti, ctx, created);
 	r.profile_text = text;
 	text = NULL;
 	if (db_bench_create_run(ctx->db, &r, err)) {
@@ -710,17 +719,12 @@ static int bench_run(int argc, char **argv, struct cli_ctx *ctx)
 		r.results_dir = dir;
 	}
 	if (bench_lock_run(r.results_dir, &lock, err) ||
-	    db_bench_update_run(ctx->db, &r, err)) {
+	    db_bench_set_results_dir(ctx->db, r.id, r.results_dir, err)) {
 		msg_error("%s", err);
 		goto out;
 	}
-	rc = EXIT_RUNTIME;
-	if (!db_bench_set_results_dir(ctx->db, r.id, r.results_dir, err)) {
-		print_plan(&r, &pr, 0);
-		rc = measure(ctx, &r, &pr, 0, fio);
-	} else {
-		msg_error("%s", err);
-	}
+	print_plan(&r, &pr, 0);
+	rc = measure(ctx, &r, &pr, 0, fio);
 out:
 	if (lock >= 0)
 		close(lock);
@@ -1205,7 +1209,9 @@ static int k8s_word_ok(const char *s)
 	return 1;
 }
 
-static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
+/* Options of `bench k8s` into o and *profile; -1 after -h. */
+static int parse_k8s(int argc, char **argv, struct bench_k8s_opts *o,
+		     const char **profile, char *typebuf, size_t typen)
 {
 	static const struct option opts[] = {
 		{ "types", required_argument, NULL, 't' },
@@ -1219,35 +1225,28 @@ static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct bench_k8s_opts o = { 0 };
-	struct bench_profile pr;
-	const char *types = NULL, *profile = "article";
-	char err[EBS_ERRLEN], typebuf[256];
-	char *text = NULL, *yaml = NULL;
-	int c, rc;
+	const char *types = NULL;
+	int c;
 
-	(void)ctx;
-	o.namespace_ = "bench-storage";
-	o.image = "alpine:3.20";
 	optind = 0;
 	while ((c = cmd_getopt("bench", argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 't': types = optarg; break;
-		case 's': o.size = optarg; break;
-		case 'I': o.instance = optarg; break;
-		case 'p': profile = optarg; break;
-		case 'n': o.namespace_ = optarg; break;
-		case 'g': o.image = optarg; break;
+		case 's': o->size = optarg; break;
+		case 'I': o->instance = optarg; break;
+		case 'p': *profile = optarg; break;
+		case 'n': o->namespace_ = optarg; break;
+		case 'g': o->image = optarg; break;
 		case 'i':
-			if (cmd_parse_long("bench", "--iops", optarg, 100, 256000, &o.iops))
+			if (cmd_parse_long("bench", "--iops", optarg, 100, 256000, &o->iops))
 				return EXIT_USAGE;
 			break;
 		case 'm':
 			if (cmd_parse_long("bench", "--throughput", optarg, 125, 2000,
-					   &o.throughput_mibps))
+					   &o->throughput_mibps))
 				return EXIT_USAGE;
 			break;
-		case 'h': fputs(usage_text, stdout); return EXIT_OK;
+		case 'h': fputs(usage_text, stdout); return -1;
 		default: return EXIT_USAGE;
 		}
 	}
@@ -1255,22 +1254,37 @@ static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
 		return msg_usage_error("bench", "unexpected argument '%s'", argv[optind]);
 	if (!types)
 		return msg_usage_error("bench", "missing --types (for example gp2,gp3)");
-	if (!o.size)
+	if (!o->size)
 		return msg_usage_error("bench", "missing --size (a Kubernetes quantity such as 100Gi)");
-	if (quantity_ok(o.size))
+	if (quantity_ok(o->size))
 		return msg_usage_error("bench", "--size must be a quantity in Gi or Ti such as 100Gi, not '%s'",
-				       o.size);
-	if (!k8s_name_ok(o.namespace_))
+				       o->size);
+	if (!k8s_name_ok(o->namespace_))
 		return msg_usage_error("bench", "--namespace must be a DNS label (a-z, 0-9, '-'), not '%s'",
-				       o.namespace_);
-	if (!k8s_word_ok(o.image))
+				       o->namespace_);
+	if (!k8s_word_ok(o->image))
 		return msg_usage_error("bench", "--image must be an image reference (letters, digits, '._:/@-'), not '%s'",
-				       o.image);
-	if (o.instance && !k8s_word_ok(o.instance))
+				       o->image);
+	if (o->instance && !k8s_word_ok(o->instance))
 		return msg_usage_error("bench", "--instance must be an instance type such as m5.xlarge, not '%s'",
-				       o.instance);
-	if ((rc = parse_types(types, &o, typebuf, sizeof(typebuf))))
-		return rc;
+				       o->instance);
+	return parse_types(types, o, typebuf, typen);
+}
+
+static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
+{
+	struct bench_k8s_opts o = { 0 };
+	struct bench_profile pr;
+	const char *profile = "article";
+	char err[EBS_ERRLEN], typebuf[256];
+	char *text = NULL, *yaml = NULL;
+	int rc;
+
+	(void)ctx;
+	o.namespace_ = "bench-storage";
+	o.image = "alpine:3.20";
+	if ((rc = parse_k8s(argc, argv, &o, &profile, typebuf, sizeof(typebuf))))
+		return rc < 0 ? EXIT_OK : rc;
 	for (size_t i = 0; i < o.ntypes; i++)
 		if ((!strcmp(o.types[i], "io1") || !strcmp(o.types[i], "io2")) && !o.iops)
 			return msg_usage_error("bench", "--iops is required for %s volumes",

@@ -437,19 +437,29 @@ static long long interval_of(const long long *t, size_t n)
 	return med > 0 ? med : 1000;
 }
 
-int fio_parse_iops_log(const char *buf, size_t len, const char *name,
-		       struct bench_sample **out, size_t *n, char *err)
-{
-	long long *t = NULL, *v = NULL;
-	int *dd = NULL;
-	size_t rows = 0, alloc_t = 0, alloc_v = 0, alloc_d = 0, line = 0;
-	size_t i = 0, ns = 0;
-	struct bench_sample *s = NULL;
-	long long iv, bs;
-	int rc = EBS_OK, per_io = 1;
+/* The rows of a log, column by column. */
+struct log_rows {
+	long long *t, *v;
+	int *dd;
+	size_t n, at, av, ad;
+	int per_io;          /* every row has a bs: one row per I/O */
+};
 
-	*out = NULL;
-	*n = 0;
+static void log_rows_release(struct log_rows *lr)
+{
+	free(lr->t);
+	free(lr->v);
+	free(lr->dd);
+}
+
+/* Read every line of buf into lr; EBS_ERR_PARSE naming the line. */
+static int read_rows(const char *buf, size_t len, const char *name,
+		     struct log_rows *lr, char *err)
+{
+	size_t i = 0, line = 0;
+	long long bs;
+
+	lr->per_io = 1;
 	while (i < len) {
 		char tmp[256];
 		size_t e = i;
@@ -457,11 +467,9 @@ int fio_parse_iops_log(const char *buf, size_t len, const char *name,
 		while (e < len && buf[e] != '\n')
 			e++;
 		line++;
-		if (e - i >= sizeof(tmp)) {
-			rc = ebs_fail(err, EBS_ERR_PARSE,
-				      "cannot parse '%s': line %zu: too long", name, line);
-			goto out;
-		}
+		if (e - i >= sizeof(tmp))
+			return ebs_fail(err, EBS_ERR_PARSE,
+					"cannot parse '%s': line %zu: too long", name, line);
 		memcpy(tmp, buf + i, e - i);
 		tmp[e - i] = '\0';
 		if (e - i && tmp[e - i - 1] == '\r')
@@ -469,51 +477,62 @@ int fio_parse_iops_log(const char *buf, size_t len, const char *name,
 		i = e + 1;
 		if (!tmp[0])
 			continue;
-		xgrow((void **)&t, &alloc_t, rows + 1, sizeof(*t));
-		xgrow((void **)&v, &alloc_v, rows + 1, sizeof(*v));
-		xgrow((void **)&dd, &alloc_d, rows + 1, sizeof(*dd));
-		if (parse_log_line(tmp, &t[rows], &v[rows], &dd[rows], &bs) ||
-		    (rows && t[rows] < t[rows - 1])) {
-			rc = ebs_fail(err, EBS_ERR_PARSE,
-				      "cannot parse '%s': line %zu: expected 'time, value, direction, bs[, offset][, prio]' with time not going back",
-				      name, line);
-			goto out;
-		}
-		per_io &= bs != 0;      /* averaged logs have bs 0 */
-		rows++;
+		xgrow((void **)&lr->t, &lr->at, lr->n + 1, sizeof(*lr->t));
+		xgrow((void **)&lr->v, &lr->av, lr->n + 1, sizeof(*lr->v));
+		xgrow((void **)&lr->dd, &lr->ad, lr->n + 1, sizeof(*lr->dd));
+		if (parse_log_line(tmp, &lr->t[lr->n], &lr->v[lr->n], &lr->dd[lr->n], &bs) ||
+		    (lr->n && lr->t[lr->n] < lr->t[lr->n - 1]))
+			return ebs_fail(err, EBS_ERR_PARSE,
+					"cannot parse '%s': line %zu: expected 'time, value, direction, bs[, offset][, prio]' with time not going back",
+					name, line);
+		lr->per_io &= bs != 0;      /* averaged logs have bs 0 */
+		lr->n++;
 	}
-	if (!rows) {
-		rc = ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': empty IOPS log", name);
-		goto out;
-	}
-	iv = interval_of(t, rows);
-	s = xcalloc(rows, sizeof(*s));
-	if (per_io)
-		ns = per_second(t, v, rows, s);
-	for (size_t r = 0; !per_io && r < rows; r++) {
+	if (!lr->n)
+		return ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': empty IOPS log", name);
+	return EBS_OK;
+}
+
+/*
+ * One sample per logging interval: rows of other directions within half
+ * an interval add, a repeated direction (the final flush row) is dropped.
+ */
+static size_t per_interval(const struct log_rows *lr, struct bench_sample *s)
+{
+	long long iv = interval_of(lr->t, lr->n);
+	size_t ns = 0;
+
+	for (size_t r = 0; r < lr->n; r++) {
 		int seen_dir = 0;
 
-		if (ns && t[r] - s[ns - 1].t_ms < iv / 2) {
-			/* same interval: another direction adds, a flush row of
-			 * a direction already counted is dropped */
-			for (size_t q = r; q-- > 0 && t[r] - t[q] < iv / 2;)
-				if (q != r && dd[q] == dd[r] && t[q] >= s[ns - 1].t_ms)
+		if (ns && lr->t[r] - s[ns - 1].t_ms < iv / 2) {
+			for (size_t q = r; q-- > 0 && lr->t[r] - lr->t[q] < iv / 2;)
+				if (lr->dd[q] == lr->dd[r] && lr->t[q] >= s[ns - 1].t_ms)
 					seen_dir = 1;
 			if (!seen_dir)
-				s[ns - 1].iops += (double)v[r];
+				s[ns - 1].iops += (double)lr->v[r];
 			continue;
 		}
-		s[ns].t_ms = t[r];
-		s[ns++].iops = (double)v[r];
+		s[ns].t_ms = lr->t[r];
+		s[ns++].iops = (double)lr->v[r];
 	}
-	*out = s;
-	*n = ns;
-	s = NULL;
-out:
-	free(s);
-	free(t);
-	free(v);
-	free(dd);
+	return ns;
+}
+
+int fio_parse_iops_log(const char *buf, size_t len, const char *name,
+		       struct bench_sample **out, size_t *n, char *err)
+{
+	struct log_rows lr = { 0 };
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!(rc = read_rows(buf, len, name, &lr, err))) {
+		*out = xcalloc(lr.n, sizeof(**out));
+		*n = lr.per_io ? per_second(lr.t, lr.v, lr.n, *out) :
+			per_interval(&lr, *out);
+	}
+	log_rows_release(&lr);
 	return rc;
 }
 
