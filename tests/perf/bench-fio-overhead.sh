@@ -4,9 +4,8 @@
 # Runs come in PAIRS (default 12) of ebsize then direct, or direct then
 # ebsize; the median of the per-pair ratios must be within 2 % (a disk
 # shared with other guests drifts by several % from run to run, which
-# pairing cancels).  Also checks that what
-# ebsize stored is exactly what fio wrote in that run's JSON.  A benchmark,
-# not a test: it reports.
+# pairing cancels).  Also checks that what ebsize stored is exactly what
+# fio wrote in that run's JSON.  A benchmark, not a test: it reports.
 set -u
 EBSIZE="${EBSIZE_BIN:?run through make perf}"
 command -v fio >/dev/null || { echo "skip: fio not installed"; exit 0; }
@@ -45,13 +44,14 @@ while [ $i -lt "$PAIRS" ]; do
 	fi
 done
 /usr/bin/python3 - "$T" "$PAIRS" <<'PY'
-import json, sys, statistics, glob
+import json, sys, statistics
 t, n = sys.argv[1], int(sys.argv[2])
 runs = [json.load(open("%s/e%d.json" % (t, i))) for i in range(1, n + 1)]
 e = [r["phases"][0]["iops"] for r in runs]
 d = [json.load(open("%s/d%d.json" % (t, i)))["jobs"][0]["read"]["iops"] for i in range(1, n + 1)]
 # what ebsize stored against fio's own JSON of the same run
-own = [json.load(open(r["phases"] and glob.glob("%s/res/run-%d/00-rr.json" % (t, r["run"]["id"]))[0]))["jobs"][0]["read"]["iops"] for r in runs]
+own = [json.load(open("%s/res/run-%d/00-rr.json" % (t, r["run"]["id"])))["jobs"][0]["read"]["iops"]
+       for r in runs]
 worst = max(abs(a / b - 1) for a, b in zip(e, own))
 print("stored vs fio's JSON of the same run: max deviation %.2e" % worst)
 me, md = statistics.median(e), statistics.median(d)
