@@ -111,7 +111,12 @@ CREATE TABLE bench_runs (
 	finished_at      TEXT,
 	status           TEXT NOT NULL DEFAULT 'complete'
 		CHECK (status IN ('planned','running','complete','failed','interrupted')),
-	notes            TEXT
+	notes            TEXT,
+	-- measured runs (`ebsize bench run`): what resume needs
+	profile_text     TEXT,                   -- the suite, in the profile file format
+	results_dir      TEXT,                   -- raw fio outputs of this run
+	created_target   INTEGER NOT NULL DEFAULT 0,  -- ebsize created the test file
+	destructive      INTEGER NOT NULL DEFAULT 0   -- --destructive was given
 );
 
 -- One row per fio phase.  Latencies are completion latencies in ms.
@@ -145,6 +150,18 @@ CREATE TABLE bench_phases (
 	started_at   TEXT,
 	finished_at  TEXT,
 	notes        TEXT,
+	-- analysis of measured phases (bench_analysis.c); NULL = not computed
+	steady_iops        REAL,                 -- mean of the samples after the first
+	iops_stddev        REAL,
+	first_sample_iops  REAL,                 -- fio's start-up sample, excluded
+	cliff_drop_ratio   REAL,                 -- iops_after_cliff / iops_before_cliff
+	p95_over_p50       REAL,
+	lat_bimodal        INTEGER,              -- p95 >= 3 x p50
+	little_lat_ms      REAL,                 -- iodepth x numjobs / iops
+	little_ratio       REAL,                 -- lat_mean_ms / little_lat_ms
+	model_cliff_t_s    REAL,                 -- the model's cliff for this volume
+	model_steady_iops  REAL,
+	raw_output         TEXT,                 -- the fio JSON kept on disk
 	PRIMARY KEY (run_id, seq)
 );
 

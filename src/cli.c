@@ -28,6 +28,8 @@ static int cmd_version(int argc, char **argv, struct cli_ctx *ctx);
 
 /* Alphabetical.  One row per command. */
 static const struct cmd commands[] = {
+	{ "bench", cmd_bench, 0,
+	  "fio measurement suite: run, resume, import, show, compare, k8s" },
 	{ "burst", cmd_burst, 0,
 	  "simulate a gp2/st1/sc1 credit bucket second by second" },
 	{ "cheapest", cmd_cheapest, CMD_NEEDS_DB,

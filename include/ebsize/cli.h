@@ -66,6 +66,7 @@ int cmd_parse_types(const char *cmd, const char *list, int *want);
 /* Check a YYYY-MM-DD date option; prints a usage error, -1. */
 int cmd_check_date(const char *cmd, const char *opt, const char *val);
 
+int cmd_bench(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_burst(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_compare(int argc, char **argv, struct cli_ctx *ctx);

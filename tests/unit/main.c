@@ -67,6 +67,7 @@ int main(void)
 	test_solver();
 	test_burst();
 	test_pricing();
+	test_bench();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

@@ -28,6 +28,7 @@ void test_ok(int cond, const char *file, int line, const char *fmt, ...)
 struct db;
 struct db *test_db(void);
 
+void test_bench(void);
 void test_model(void);
 void test_out(void);
 void test_pricing(void);
