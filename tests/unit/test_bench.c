@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "ebsize/burst.h"
 #include "ebsize/bench.h"
 #include "ebsize/db.h"
 #include "ebsize/db_bench.h"
@@ -357,37 +358,55 @@ static void test_profiles_bad(void)
 
 /* ------------------------------------------------------------ cliffs */
 
+struct modelled {
+	struct bench_sample *s;
+	size_t n;
+};
+
+static void collect(long t, double demand, double delivered, double credits,
+		    void *arg)
+{
+	struct modelled *m = arg;
+
+	(void)demand;
+	(void)credits;
+	if ((size_t)t <= m->n)
+		m->s[t - 1].iops = delivered;
+}
+
 /*
- * MODELLED (generated) per-second gp2 series from the closed-form rule of
- * ebs-facts.md T2: sample k (t = k s, the second ending then) delivers
- * 3,000 IOPS while credits last, baseline after, and the mix in the
- * second the bucket runs dry.  Sample 1 is fio's start-up burst, doubled
- * as in the article.  noise: +-noise fraction from a fixed LCG.
+ * A modelled (not measured) per-second IOPS series of a gp2 volume under a
+ * qd32 random-read load, from the credit-bucket simulator (src/burst.c):
+ * 3,000 IOPS demanded from a full bucket for n seconds, with multiplicative
+ * noise of +/- `noise` and fio's doubled first sample.  *cliff_s is the
+ * simulator's time to empty, *baseline the gp2 baseline.
  */
 static struct bench_sample *modelled_gp2(double size_gib, size_t n,
 					 double noise, double *cliff_s,
 					 double *baseline)
 {
-	struct bench_sample *s = xcalloc(n, sizeof(*s));
+	struct modelled m = { xcalloc(n, sizeof(struct bench_sample)), n };
+	struct burst_step st = { 3000, (long)n };
+	struct burst_profile p = { &st, 1, 1 };
+	struct burst_result r;
+	struct bucket b;
 	unsigned long long seed = 12345;
 
-	*baseline = fmax(100, fmin(16000, 3 * size_gib));
-	*cliff_s = 5400000.0 / (3000 - *baseline);
+	burst_bucket(VT_GP2, size_gib, &b);
+	burst_simulate(&b, &p, b.capacity, collect, &m, &r);
+	*baseline = b.baseline;
+	/* the simulator reports the whole second the bucket ran dry in; the
+	 * continuous cliff lies inside it */
+	*cliff_s = b.capacity / (b.ceiling - b.baseline);
 	for (size_t k = 0; k < n; k++) {
-		double from = (double)k, to = (double)k + 1, v;
+		double v = m.s[k].iops;
 
-		if (to <= *cliff_s)
-			v = 3000;
-		else if (from >= *cliff_s)
-			v = *baseline;
-		else
-			v = 3000 * (*cliff_s - from) + *baseline * (to - *cliff_s);
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 		v *= 1 + noise * (((double)(seed >> 11) / 9007199254740992.0) * 2 - 1);
-		s[k].t_ms = (long long)(k + 1) * 1000;
-		s[k].iops = k == 0 ? 2 * v : v;
+		m.s[k].t_ms = (long long)(k + 1) * 1000;
+		m.s[k].iops = k == 0 ? 2 * v : v;
 	}
-	return s;
+	return m.s;
 }
 
 static const struct {
