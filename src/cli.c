@@ -34,6 +34,8 @@ static const struct cmd commands[] = {
 	{ "instances", cmd_instances, CMD_NEEDS_DB,
 	  "EBS limits of EC2 instance types" },
 	{ "pricing", cmd_pricing, CMD_NEEDS_DB, "EBS prices in force" },
+	{ "scan", cmd_scan, CMD_NEEDS_DB,
+	  "find EBS waste in an inventory: savings and fix commands" },
 	{ "version", cmd_version, 0, "print the version" },
 };
 

@@ -42,6 +42,10 @@ struct out_table {
 	struct cell *cells;        /* nrows * ncols, row-major */
 	size_t ncells, acells;
 	size_t nrows;
+	out_fill_fn fill;          /* rows on demand: cells hold one row */
+	void *fill_arg;
+	size_t filled_row;
+	struct out_table *self;    /* writable alias for cell_at */
 };
 
 struct out_doc {
@@ -249,11 +253,37 @@ void out_kv_null(struct out_table *t, const char *key, const char *title,
 	out_null(t);
 }
 
+void out_rows_on_demand(struct out_table *t, size_t nrows, out_fill_fn fill,
+			void *arg)
+{
+	t->nrows = nrows;
+	t->fill = fill;
+	t->fill_arg = arg;
+	t->filled_row = (size_t)-1;
+	t->self = t;
+}
+
+/* Replace the one materialised row of an on-demand table by row. */
+static void fill_row(struct out_table *t, size_t row)
+{
+	for (size_t i = 0; i < t->ncells; i++)
+		free(t->cells[i].s);
+	t->ncells = 0;
+	t->fill(t, row, t->fill_arg);
+	t->filled_row = row;
+}
+
 static const struct cell *cell_at(const struct out_table *t, size_t row,
 				  size_t col)
 {
 	static const struct cell empty;
 	size_t idx = row * t->ncols + col;
+
+	if (t->fill) {
+		if (row != t->filled_row)
+			fill_row(t->self, row);
+		idx = col;
+	}
 
 	return idx < t->ncells ? &t->cells[idx] : &empty;
 }
@@ -266,6 +296,10 @@ void out_fmt_exact(char *buf, size_t n, double v)
 
 	if (!isfinite(v)) {
 		xsnprintf(buf, n, "null");
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		xsnprintf(buf, n, "%lld", (long long)v);
 		return;
 	}
 	for (int prec = 15; prec <= 17; prec++) {
@@ -435,8 +469,15 @@ static void json_string(FILE *f, const char *s)
 
 	fputc('"', f);
 	while (*p) {
-		size_t n;
+		size_t n = 0;
 
+		while (p[n] >= 0x20 && p[n] < 0x7F && p[n] != '"' && p[n] != '\\')
+			n++;
+		if (n) {
+			fwrite(p, 1, n, f);
+			p += n;
+			continue;
+		}
 		if (*p == '"' || *p == '\\') {
 			fputc('\\', f);
 			fputc(*p++, f);
@@ -477,7 +518,8 @@ static void json_cell(FILE *f, const struct cell *c)
 }
 
 /* Length of the common dotted prefix (in components) of two keys. */
-static size_t common_depth(char **a, size_t na, char **b, size_t nb)
+static size_t common_depth(char *const *a, size_t na, char *const *b,
+			   size_t nb)
 {
 	size_t i = 0;
 
@@ -505,24 +547,45 @@ static size_t split_key(char *key, char **parts, size_t max)
 
 #define MAX_DEPTH 8
 
+/* The dotted keys of a table's columns, split once per render. */
+struct json_keys {
+	char **copy;              /* one split copy per column */
+	char *parts[64][MAX_DEPTH];
+	size_t np[64];
+	size_t n;
+};
+
+static void json_keys_init(struct json_keys *k, const struct out_table *t)
+{
+	k->n = t->ncols < 64 ? t->ncols : 64;
+	k->copy = xcalloc(k->n ? k->n : 1, sizeof(*k->copy));
+	for (size_t c = 0; c < k->n; c++) {
+		k->copy[c] = xstrdup(t->cols[c].key);
+		k->np[c] = split_key(k->copy[c], k->parts[c], MAX_DEPTH);
+	}
+}
+
+static void json_keys_release(struct json_keys *k)
+{
+	for (size_t c = 0; c < k->n; c++)
+		free(k->copy[c]);
+	free(k->copy);
+}
+
 /* Write the fields of one row, nesting dotted keys.  Fields are written as
  * members of an already-open object; *first tracks comma placement. */
 static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
-			    int *first)
+			    int *first, const struct json_keys *k)
 {
-	char *prev[MAX_DEPTH];
+	char *const *prev = NULL;
 	size_t nprev = 0;   /* open nested objects = nprev - 1 parts */
-	char *keys[64];
-	size_t nkeys = t->ncols < 64 ? t->ncols : 64;
 	int firsts[MAX_DEPTH + 1];
 
 	firsts[0] = *first;
-	for (size_t c = 0; c < nkeys; c++) {
-		char *parts[MAX_DEPTH];
-		size_t np, keep, open_prev, open_now;
+	for (size_t c = 0; c < k->n; c++) {
+		char *const *parts = k->parts[c];
+		size_t np = k->np[c], keep, open_prev, open_now;
 
-		keys[c] = xstrdup(t->cols[c].key);
-		np = split_key(keys[c], parts, MAX_DEPTH);
 		open_prev = nprev ? nprev - 1 : 0;
 		open_now = np - 1;
 		keep = nprev ? common_depth(prev, open_prev, parts, open_now) : 0;
@@ -542,13 +605,11 @@ static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
 		json_string(f, parts[np - 1]);
 		fputc(':', f);
 		json_cell(f, cell_at(t, row, c));
-		memcpy(prev, parts, np * sizeof(*parts));
+		prev = parts;
 		nprev = np;
 	}
 	for (size_t d = nprev ? nprev - 1 : 0; d > 0; d--)
 		fputc('}', f);
-	for (size_t c = 0; c < nkeys; c++)
-		free(keys[c]);
 	*first = firsts[0];
 }
 
@@ -559,11 +620,14 @@ static void render_json(const struct out_doc *doc, FILE *f)
 	fputc('{', f);
 	for (size_t i = 0; i < doc->n; i++) {
 		const struct out_table *t = doc->t[i];
+		struct json_keys k;
 
 		if (t->human_only)
 			continue;
+		json_keys_init(&k, t);
 		if (t->is_record && !t->name) {
-			json_row_fields(f, t, 0, &first);
+			json_row_fields(f, t, 0, &first, &k);
+			json_keys_release(&k);
 			continue;
 		}
 		if (!first)
@@ -575,8 +639,9 @@ static void render_json(const struct out_doc *doc, FILE *f)
 			int rf = 1;
 
 			fputc('{', f);
-			json_row_fields(f, t, 0, &rf);
+			json_row_fields(f, t, 0, &rf, &k);
 			fputc('}', f);
+			json_keys_release(&k);
 			continue;
 		}
 		fputc('[', f);
@@ -584,10 +649,11 @@ static void render_json(const struct out_doc *doc, FILE *f)
 			int rf = 1;
 
 			fputs(r ? ",{" : "{", f);
-			json_row_fields(f, t, r, &rf);
+			json_row_fields(f, t, r, &rf, &k);
 			fputc('}', f);
 		}
 		fputc(']', f);
+		json_keys_release(&k);
 	}
 	if (doc->nnotes || doc->notes_key) {
 		if (!first)

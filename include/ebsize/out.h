@@ -70,6 +70,16 @@ void out_kv_bool(struct out_table *t, const char *key, const char *title, int v)
 void out_kv_null(struct out_table *t, const char *key, const char *title,
 		 enum out_style style);
 
+/*
+ * Rows produced while rendering, one at a time, so that a large list is
+ * never held whole: fill adds the cells of row `row` with out_str, out_num
+ * ... (no out_row).  Declare the columns first.  fill may be called more
+ * than once per row (the table format measures widths first).
+ */
+typedef void (*out_fill_fn)(struct out_table *t, size_t row, void *arg);
+void out_rows_on_demand(struct out_table *t, size_t nrows, out_fill_fn fill,
+			void *arg);
+
 /* Mark a section as hidden in human formats (table/md), JSON only. */
 void out_json_only(struct out_table *t);
 /* Hide a section from JSON (human formats only). */
