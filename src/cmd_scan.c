@@ -954,13 +954,28 @@ static void full_findings(struct out_doc *doc, struct scan_state *st)
 	out_rows_on_demand(t, st->nrecs, full_row, st);
 }
 
+/*
+ * Tag values and names are user-controlled: in the human formats, control
+ * characters (newlines, terminal escapes) become '?' so that a value stays
+ * one cell.  JSON and CSV get them exactly (escaped / quoted by out.c).
+ */
+static const char *one_line(const char *s, char *buf, size_t n)
+{
+	size_t i = 0;
+
+	for (; s && *s && i + 1 < n; s++)
+		buf[i++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+	buf[i] = '\0';
+	return buf;
+}
+
 /* One row of the compact findings table (table and md). */
 static void human_row(struct out_table *t, size_t row, void *arg)
 {
 	const struct scan_state *st = arg;
 	const struct rec *r = &st->recs[row];
 	const struct scan_finding *f = &r->f;
-	char now[96], prop[96], who[160];
+	char now[96], prop[96], who[160], clean[160];
 
 	describe(&f->cur, now, sizeof(now));
 	if (f->cat == SCAN_EXCLUDED)
@@ -973,7 +988,7 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	else
 		xsnprintf(who, sizeof(who), "%s", r->name ? r->name : "");
 	out_str(t, r->id);
-	out_str(t, who);
+	out_str(t, one_line(who, clean, sizeof(clean)));
 	out_str(t, r->region);
 	out_str(t, scan_cat_name(f->cat));
 	out_str(t, now);
@@ -1080,7 +1095,8 @@ static int total_cmp(const void *a, const void *b)
 }
 
 /* One totals list: by category (0), region (1) or tag value (2). */
-static void totals(struct out_doc *doc, const struct scan_state *st, int by)
+static void totals(struct out_doc *doc, const struct scan_state *st, int by,
+		   int human)
 {
 	static const char *const names[] = { "totals_by_category", "totals_by_region",
 					     "totals_by_tag" };
@@ -1111,8 +1127,10 @@ static void totals(struct out_doc *doc, const struct scan_state *st, int by)
 	out_col(o, "monthly_savings_usd", "Saves $/month", OUT_USD);
 	out_col(o, "annual_savings_usd", "Saves $/year", OUT_USD);
 	for (size_t i = 0; i < n; i++) {
+		char clean[160];
+
 		out_row(o);
-		out_str(o, t[i].key);
+		out_str(o, human ? one_line(t[i].key, clean, sizeof(clean)) : t[i].key);
 		out_int(o, t[i].volumes);
 		out_num(o, t[i].current);
 		out_num(o, t[i].savings);
@@ -1157,13 +1175,13 @@ static int report(struct scan_state *st)
 		human_findings(doc, st);
 	else
 		full_findings(doc, st);
-	totals(doc, st, 0);
-	totals(doc, st, 1);
+	totals(doc, st, 0, human);
+	totals(doc, st, 1, human);
 	if (st->a->by_tag)
-		totals(doc, st, 2);
+		totals(doc, st, 2, human);
 	for (size_t i = 0; i < st->nrp; i++)
 		if (!st->rp[i].ok)
-			out_note(doc, "%zu volumes in %s skipped: no prices for that region (ebsize pricing show)",
+			out_note(doc, "%zu volume(s) in %s skipped: no prices for that region (see ebsize pricing show)",
 				 st->rp[i].skipped, st->rp[i].region);
 	out_note(doc, "prices: USD on-demand per month; savings before snapshot storage; one modify-volume per volume (AWS allows 4 per 24 h)");
 	rc = cli_render(st->ctx, doc);
@@ -1284,7 +1302,13 @@ int cmd_scan(int argc, char **argv, struct cli_ctx *ctx)
 			goto out;
 		}
 	kinds = xcalloc(a.nfiles + 1, 1);
-	if (load_side_inputs(&st, &a, kinds) || scan_volumes(&st, &a, kinds))
+	if (load_side_inputs(&st, &a, kinds))
+		goto out;
+	if (!memchr(kinds, INV_VOLUMES, a.nfiles) && !st.k8s.npv) {
+		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output");
+		goto out;
+	}
+	if (scan_volumes(&st, &a, kinds))
 		goto out;
 	strmap_each(&st.extra, warn_unmatched, &st);
 	if (st.nwarn > SHOW_WARNINGS)
