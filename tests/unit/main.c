@@ -64,6 +64,7 @@ int main(void)
 	test_util();
 	test_out();
 	test_model();
+	test_scan();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

@@ -31,5 +31,6 @@ struct db *test_db(void);
 void test_model(void);
 void test_out(void);
 void test_util(void);
+void test_scan(void);
 
 #endif
