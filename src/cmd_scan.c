@@ -144,6 +144,7 @@ struct scan_state {
 	size_t nrecs, arecs;
 	size_t scanned, skipped, other_region, nwarn;
 	struct input *cur;
+	struct input stdin_in;   /* "-" is read once, in pass 1, and kept */
 	char *cur_name;          /* owned copy of cur->name (in seen) */
 	char **names;            /* every cur_name, freed at the end */
 	size_t nnames, anames;
@@ -311,6 +312,8 @@ static void flush_warnings(struct scan_state *st)
 	for (size_t i = 0; i < st->warn.n; i++)
 		warn_capped(st, st->warn.msg[i]);
 	inv_warnings_release(&st->warn);
+	if (st->stdin_in.data)
+		input_close(&st->stdin_in);
 }
 
 /*
@@ -743,6 +746,10 @@ static int load_side_inputs(struct scan_state *st, const struct scan_args *a,
 				  name);
 			return 1;
 		}
+		if (k == INV_VOLUMES && !strcmp(name, "-") && !st->stdin_in.data) {
+			st->stdin_in = in;   /* cannot be read twice: keep it */
+			continue;
+		}
 		rc = k == INV_VOLUMES ? 0 : load_small(st, &in, k);
 		input_close(&in);
 		if (rc) {
@@ -781,8 +788,12 @@ static int scan_volumes(struct scan_state *st, const struct scan_args *a,
 			continue;
 		if (msg_progress_enabled())
 			msg_progress("scanning '%s'", a->files[i]);
-		if (open_input(&in, a->files[i], INV_VOLUMES_CAP))
+		if (!strcmp(a->files[i], "-") && st->stdin_in.data) {
+			in = st->stdin_in;
+			st->stdin_in.data = NULL;
+		} else if (open_input(&in, a->files[i], INV_VOLUMES_CAP)) {
 			return 1;
+		}
 		st->cur = &in;
 		st->cur_name = xstrdup(in.name);
 		xgrow((void **)&st->names, &st->anames, st->nnames + 1, sizeof(*st->names));
@@ -1277,6 +1288,8 @@ static void state_release(struct scan_state *st)
 	inv_metrics_release(&st->metrics);
 	inv_usage_release(&st->usage);
 	inv_warnings_release(&st->warn);
+	if (st->stdin_in.data)
+		input_close(&st->stdin_in);
 }
 
 int cmd_scan(int argc, char **argv, struct cli_ctx *ctx)

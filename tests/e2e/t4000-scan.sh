@@ -373,3 +373,14 @@ expect_finding vol-0e2e0000000000004 cliff_seconds 2571 "round trip: cliff from 
 run scan --metric-queries "$SHARED/describe-volumes-awscli-example-2020-INVALID-json.txt"
 expect_rc 1 "--metric-queries on invalid JSON fails"
 expect_out_empty "--metric-queries writes nothing on failure"
+
+# stdin ("-") is read once and scanned --------------------------------------------
+"$EBSIZE" --db "$DB" --format json scan - <"$SHARED/describe-volumes-awscli-example-2019.json" >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc 0 "describe-volumes from stdin"
+expect_json summary.volumes_scanned 2 "stdin: both volumes scanned"
+
+# --metrics with something that is not get-metric-data output
+run scan "$F/inv-us.json" --metrics "$F/generated-usage.csv"
+expect_rc 1 "--metrics with a CSV fails"
+expect_err "error: cannot parse '$F/generated-usage.csv': line 1: invalid JSON" "--metrics CSV message"
