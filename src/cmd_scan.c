@@ -522,14 +522,14 @@ static int on_volume(const struct inv_volume *v, void *arg)
 		warn_capped(st, msg);
 		return 0;
 	}
-	if ((prev = strmap_get(&st->seen, v->id))) {
+	if ((prev = strmap_put(&st->seen, v->id, st->cur_name))) {
+		strmap_put(&st->seen, v->id, (void *)(uintptr_t)prev);  /* first wins */
 		st->skipped++;
 		xsnprintf(msg, sizeof(msg), "'%s': duplicate volume '%s' (line %zu), already read from '%s'; counted once",
 			  file, v->id, v->line, prev);
 		warn_capped(st, msg);
 		return 0;
 	}
-	strmap_put(&st->seen, v->id, st->cur_name);
 	if (region_of_az(v->az, region, sizeof(region))) {
 		st->skipped++;
 		xsnprintf(msg, sizeof(msg), "'%s': volume '%s' (line %zu): \"AvailabilityZone\" is not a zone; skipped",

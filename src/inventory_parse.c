@@ -16,6 +16,7 @@
 
 #include <cJSON.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -276,14 +277,57 @@ static const char *jstr(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* The members of a Volumes[] element that matter, found in one pass. */
+struct vol_members {
+	const cJSON *id, *type, *size, *iops, *tput, *state, *az, *att, *tags;
+};
+
+static void find_members(const cJSON *o, struct vol_members *m)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} keys[] = {
+		{ "VolumeId", offsetof(struct vol_members, id) },
+		{ "VolumeType", offsetof(struct vol_members, type) },
+		{ "Size", offsetof(struct vol_members, size) },
+		{ "Iops", offsetof(struct vol_members, iops) },
+		{ "Throughput", offsetof(struct vol_members, tput) },
+		{ "State", offsetof(struct vol_members, state) },
+		{ "AvailabilityZone", offsetof(struct vol_members, az) },
+		{ "Attachments", offsetof(struct vol_members, att) },
+		{ "Tags", offsetof(struct vol_members, tags) },
+	};
+	const cJSON *c;
+
+	memset(m, 0, sizeof(*m));
+	cJSON_ArrayForEach(c, o) {
+		if (!c->string)
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+			const cJSON **slot = (const cJSON **)(void *)((char *)m + keys[i].off);
+
+			if (c->string[0] == keys[i].name[0] &&
+			    !strcmp(c->string, keys[i].name)) {
+				if (!*slot)   /* the first, as cJSON's lookup */
+					*slot = c;
+				break;
+			}
+		}
+	}
+}
+
+static const char *mstr(const cJSON *v)
+{
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 /*
- * Read an optional whole-number member into *out (0 when absent or null).
+ * An optional whole-number member into *out (0 when absent or null).
  * Returns 0, or -1 when present with another type or out of [lo, hi].
  */
-static int jlong(const cJSON *o, const char *key, long lo, long hi, long *out)
+static int mlong(const cJSON *v, long lo, long hi, long *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
 	*out = 0;
 	if (!v || cJSON_IsNull(v))
 		return 0;
@@ -298,19 +342,19 @@ static int jlong(const cJSON *o, const char *key, long lo, long hi, long *out)
 static void volume_from_json(struct vol_walk *w, const cJSON *o,
 			     struct inv_volume *v)
 {
-	const cJSON *tags = cJSON_GetObjectItemCaseSensitive(o, "Tags");
-	const cJSON *att = cJSON_GetObjectItemCaseSensitive(o, "Attachments");
-	const char *type = jstr(o, "VolumeType");
+	struct vol_members m;
+	const char *type;
 	const cJSON *t;
 	char shown_buf[96];
-	int has_size = cJSON_GetObjectItemCaseSensitive(o, "Size") != NULL;
 
-	v->id = jstr(o, "VolumeId");
-	v->state = jstr(o, "State");
-	v->az = jstr(o, "AvailabilityZone");
-	v->nattachments = cJSON_IsArray(att) ? (size_t)cJSON_GetArraySize(att) : 0;
+	find_members(o, &m);
+	type = mstr(m.type);
+	v->id = mstr(m.id);
+	v->state = mstr(m.state);
+	v->az = mstr(m.az);
+	v->nattachments = cJSON_IsArray(m.att) ? (size_t)cJSON_GetArraySize(m.att) : 0;
 	v->ntags = 0;
-	cJSON_ArrayForEach(t, tags) {
+	cJSON_ArrayForEach(t, m.tags) {
 		const char *k = jstr(t, "Key"), *val = jstr(t, "Value");
 
 		if (k && v->ntags < INV_MAX_TAGS) {
@@ -330,15 +374,15 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "unknown volume type '%s'",
 			  shown(type, shown_buf, sizeof(shown_buf)));
-	} else if (!has_size || jlong(o, "Size", 1, 1048576, &v->size_gib) ||
+	} else if (!m.size || mlong(m.size, 1, 1048576, &v->size_gib) ||
 		   !v->size_gib) {
-		xsnprintf(w->problem, sizeof(w->problem), has_size ?
+		xsnprintf(w->problem, sizeof(w->problem), m.size ?
 			  "\"Size\" is not a whole number of GiB" :
 			  "missing \"Size\"");
-	} else if (jlong(o, "Iops", 0, 10000000, &v->iops)) {
+	} else if (mlong(m.iops, 0, 10000000, &v->iops)) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "\"Iops\" is not a whole number");
-	} else if (jlong(o, "Throughput", 0, 1000000, &v->throughput_mibps)) {
+	} else if (mlong(m.tput, 0, 1000000, &v->throughput_mibps)) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "\"Throughput\" is not a whole number");
 	} else if (!v->az) {

@@ -290,6 +290,27 @@ static const struct cell *cell_at(const struct out_table *t, size_t row,
 
 /* ------------------------------------------------------------ numbers */
 
+/* Decimal text of v (the common case of machine(); no printf). */
+static void fmt_int(char *buf, size_t n, long long v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+				       (unsigned long long)v;
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[--i] = '-';
+	if (n > sizeof(tmp) - i)
+		memcpy(buf, tmp + i, sizeof(tmp) - i);
+	else if (n)
+		buf[0] = '\0';
+}
+
 void out_fmt_exact(char *buf, size_t n, double v)
 {
 	double back;
@@ -299,7 +320,7 @@ void out_fmt_exact(char *buf, size_t n, double v)
 		return;
 	}
 	if (v == floor(v) && fabs(v) < 1e15) {
-		xsnprintf(buf, n, "%lld", (long long)v);
+		fmt_int(buf, n, (long long)v);
 		return;
 	}
 	for (int prec = 15; prec <= 17; prec++) {
@@ -408,7 +429,7 @@ static void machine(const struct cell *c, char *buf, size_t n)
 	case CELL_NULL: buf[0] = '\0'; break;
 	case CELL_STR: xsnprintf(buf, n, "%s", c->s); break;
 	case CELL_BOOL: xsnprintf(buf, n, "%s", c->i ? "true" : "false"); break;
-	case CELL_INT: xsnprintf(buf, n, "%lld", c->i); break;
+	case CELL_INT: fmt_int(buf, n, c->i); break;
 	case CELL_NUM: out_fmt_exact(buf, n, c->d); break;
 	}
 }

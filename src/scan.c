@@ -439,7 +439,7 @@ char *scan_command(const struct scan_finding *f, const char *id,
 		   const char *region, const char *az)
 {
 	const struct vol_config *p = &f->prop;
-	char extra[96] = "";
+	char extra[96] = "", buf[512];
 
 	if (f->cat == SCAN_EXCLUDED)
 		return NULL;
@@ -457,18 +457,24 @@ char *scan_command(const struct scan_finding *f, const char *id,
 			       extra, id);
 	/* T14: one modification carries type, IOPS and throughput together
 	 * (at most 4 per volume per 24 h) */
-	return xstrfmt("aws ec2 modify-volume --region %s --volume-id %s --volume-type %s%s",
-		       region, id, model_type_name(p->type), extra);
+	xsnprintf(buf, sizeof(buf),
+		  "aws ec2 modify-volume --region %s --volume-id %s --volume-type %s%s",
+		  region, id, model_type_name(p->type), extra);
+	return xstrdup(buf);
 }
 
 char *scan_alarm_command(const struct scan_finding *f, const char *id,
 			 const char *region)
 {
+	char buf[768];
+
 	if (f->alarm_pct <= 0)
 		return NULL;
-	return xstrfmt("aws cloudwatch put-metric-alarm --region %s --alarm-name ebsize-burstbalance-%s --alarm-description 'gp2 %s: about %ld min of burst left at %ld IOPS' --namespace AWS/EBS --metric-name BurstBalance --dimensions Name=VolumeId,Value=%s --statistic Minimum --period 60 --evaluation-periods 1 --threshold %ld --comparison-operator LessThanOrEqualToThreshold",
+
+	xsnprintf(buf, sizeof(buf), "aws cloudwatch put-metric-alarm --region %s --alarm-name ebsize-burstbalance-%s --alarm-description 'gp2 %s: about %ld min of burst left at %ld IOPS' --namespace AWS/EBS --metric-name BurstBalance --dimensions Name=VolumeId,Value=%s --statistic Minimum --period 60 --evaluation-periods 1 --threshold %ld --comparison-operator LessThanOrEqualToThreshold",
 		       region, id, id, (long)floor(f->alarm_lead_s / 60.0),
 		       (long)f->alarm_load_iops, id, (long)f->alarm_pct);
+	return xstrdup(buf);
 }
 
 char *scan_vac_name(const struct vol_config *c)

@@ -21,12 +21,17 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
-/* Slot for key: the one holding it, or the empty one where it belongs. */
-static struct strmap_slot *find(const struct strmap *m, const char *key)
+/*
+ * Slot for key (of hash h): the one holding it, or the empty one where it
+ * belongs.  Stored hashes spare most string compares and all rehashing.
+ */
+static struct strmap_slot *find(const struct strmap *m, const char *key,
+				uint64_t h)
 {
-	size_t i = (size_t)hash(key) & (m->cap - 1);
+	size_t i = (size_t)h & (m->cap - 1);
 
-	while (m->slots[i].key && strcmp(m->slots[i].key, key))
+	while (m->slots[i].key &&
+	       (m->slots[i].hash != h || strcmp(m->slots[i].key, key)))
 		i = (i + 1) & (m->cap - 1);
 	return &m->slots[i];
 }
@@ -37,7 +42,7 @@ void *strmap_get(const struct strmap *m, const char *key)
 
 	if (!m->cap)
 		return NULL;
-	s = find(m, key);
+	s = find(m, key, hash(key));
 	return s->key ? s->val : NULL;
 }
 
@@ -49,18 +54,19 @@ static void grow(struct strmap *m)
 	m->slots = xcalloc(m->cap, sizeof(*m->slots));
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.slots[i].key)
-			*find(m, old.slots[i].key) = old.slots[i];
+			*find(m, old.slots[i].key, old.slots[i].hash) = old.slots[i];
 	free(old.slots);
 }
 
 void *strmap_put(struct strmap *m, const char *key, void *val)
 {
 	struct strmap_slot *s;
+	uint64_t h = hash(key);
 	void *prev;
 
 	if ((m->n + 1) * 10 >= m->cap * 7)
 		grow(m);
-	s = find(m, key);
+	s = find(m, key, h);
 	if (s->key) {
 		prev = s->val;
 		s->val = val;
@@ -68,6 +74,7 @@ void *strmap_put(struct strmap *m, const char *key, void *val)
 	}
 	s->key = xstrdup(key);
 	s->val = val;
+	s->hash = h;
 	m->n++;
 	return NULL;
 }

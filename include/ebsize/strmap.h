@@ -7,10 +7,12 @@
 #define EBSIZE_STRMAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strmap_slot {
 	char *key;
 	void *val;
+	uint64_t hash;
 };
 
 struct strmap {
