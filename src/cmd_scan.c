@@ -913,7 +913,7 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	config_cells(t, &f->prop, f->prop_usd, none);
 	out_bool(t, f->new_volume);
 	out_num(t, f->save_usd);
-	out_num(t, f->save_usd * 12);
+	out_num(t, scan_usd(f->save_usd * 12));
 	out_str(t, f->cat == SCAN_EXCLUDED ? NULL : scan_level_name(f->risk));
 	out_str(t, scan_level_name(f->confidence));
 	if (f->cliff_s >= 0)
@@ -1006,7 +1006,7 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	out_str(t, prop);
 	out_num(t, f->cur_usd);
 	out_num(t, f->save_usd);
-	out_num(t, f->save_usd * 12);
+	out_num(t, scan_usd(f->save_usd * 12));
 	out_str(t, f->cat == SCAN_EXCLUDED ? "" : scan_level_name(f->risk));
 	out_str(t, scan_level_name(f->confidence));
 }
@@ -1143,9 +1143,9 @@ static void totals(struct out_doc *doc, const struct scan_state *st, int by,
 		out_row(o);
 		out_str(o, human ? one_line(t[i].key, clean, sizeof(clean)) : t[i].key);
 		out_int(o, t[i].volumes);
-		out_num(o, t[i].current);
-		out_num(o, t[i].savings);
-		out_num(o, t[i].savings * 12);
+		out_num(o, scan_usd(t[i].current));
+		out_num(o, scan_usd(t[i].savings));
+		out_num(o, scan_usd(t[i].savings * 12));
 	}
 	free(t);
 }
@@ -1165,8 +1165,8 @@ static void summary(struct out_doc *doc, const struct scan_state *st)
 	out_kv_int(t, "excluded", "Excluded by tag", (long long)excluded);
 	out_kv_int(t, "skipped", "Skipped (see warnings)", (long long)st->skipped);
 	out_kv_int(t, "other_regions", "In other regions", (long long)st->other_region);
-	out_kv_num(t, "monthly_savings_usd", "Savings per month", OUT_USD, save);
-	out_kv_num(t, "annual_savings_usd", "Savings per year", OUT_USD, save * 12);
+	out_kv_num(t, "monthly_savings_usd", "Savings per month", OUT_USD, scan_usd(save));
+	out_kv_num(t, "annual_savings_usd", "Savings per year", OUT_USD, scan_usd(save * 12));
 	out_kv_num(t, "headroom_pct", "Headroom", OUT_PCT, st->a->opts.headroom_pct);
 	out_kv_num(t, "min_savings_usd", "Minimum savings", OUT_USD,
 		   st->a->opts.min_savings_usd);

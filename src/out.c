@@ -311,6 +311,39 @@ static void fmt_int(char *buf, size_t n, long long v)
 		buf[0] = '\0';
 }
 
+/*
+ * Fast path of out_fmt_exact for money-like values: when v is the double
+ * nearest to r / 10^6 (r an integer, 1e-4 <= |v| < 1e9), print that
+ * decimal with trailing zeros trimmed.  It is the text "%.15g" gives (at
+ * most 15 significant digits, no exponent in that range), and it reads
+ * back as v because IEEE division r / 10^6 is correctly rounded, as strtod
+ * is.  Returns 0 when v is not such a value.
+ */
+static int fmt_decimal(char *buf, size_t n, double v)
+{
+	long long r, ip;
+	unsigned long long frac;
+	char ibuf[24], fbuf[8];
+	int d = 6;
+
+	if (!(fabs(v) < 1e9) || fabs(v) < 1e-4)
+		return 0;
+	r = llround(v * 1e6);
+	if ((double)r / 1e6 != v)
+		return 0;
+	ip = r / 1000000;
+	frac = (unsigned long long)llabs(r % 1000000);
+	fmt_int(ibuf, sizeof(ibuf), ip);
+	for (int j = d - 1; j >= 0; j--, frac /= 10)
+		fbuf[j] = (char)('0' + frac % 10);
+	while (d > 0 && fbuf[d - 1] == '0')
+		d--;
+	fbuf[d] = '\0';
+	xsnprintf(buf, n, "%s%s%s%s", v < 0 && ip == 0 ? "-" : "", ibuf,
+		  d ? "." : "", fbuf);
+	return 1;
+}
+
 void out_fmt_exact(char *buf, size_t n, double v)
 {
 	double back;
@@ -323,6 +356,8 @@ void out_fmt_exact(char *buf, size_t n, double v)
 		fmt_int(buf, n, (long long)v);
 		return;
 	}
+	if (fmt_decimal(buf, n, v))
+		return;
 	for (int prec = 15; prec <= 17; prec++) {
 		xsnprintf(buf, n, "%.*g", prec, v);
 		back = strtod(buf, NULL);

@@ -138,6 +138,16 @@ int scan_load_from_series(const struct inv_series *const *s, size_t n,
 
 /* ------------------------------------------------------------ analysis */
 
+/*
+ * Money to a millionth of a dollar: far below a cent, and free of the
+ * binary noise of sums and differences (20.168499999999995 -> 20.1685),
+ * which keeps JSON/CSV values clean and cheap to print exactly.
+ */
+double scan_usd(double v)
+{
+	return round(v * 1e6) / 1e6;
+}
+
 static int price(const struct price_set *ps, const struct vol_config *c,
 		 double *usd, char *err)
 {
@@ -147,7 +157,7 @@ static int price(const struct price_set *ps, const struct vol_config *c,
 		return ebs_fail(err, EBS_ERR_NOT_FOUND,
 				"no complete %s prices for region '%s'",
 				model_type_name(c->type), ps->region);
-	*usd = k.total;
+	*usd = scan_usd(k.total);
 	return 0;
 }
 
@@ -367,7 +377,7 @@ int scan_analyze(const struct scan_volume *v, const struct price_set *ps,
 	}
 	if (price(ps, &f->prop, &f->prop_usd, err))
 		return -1;
-	f->save_usd = f->cur_usd - f->prop_usd;
+	f->save_usd = scan_usd(f->cur_usd - f->prop_usd);
 	if (f->cat == SCAN_GP2_BURST_RISK)
 		return 1;
 	return f->save_usd > 1e-9 && f->save_usd >= o->min_savings_usd;

@@ -93,6 +93,9 @@ struct scan_finding {
 	const char *excluded_by;  /* the --exclude-tag rule (not owned) */
 };
 
+/* USD rounded to a millionth (all money in findings and totals). */
+double scan_usd(double v);
+
 /* Why: one line explaining the finding, into buf. */
 void scan_reason(const struct scan_finding *f, char *buf, size_t n);
 
