@@ -743,18 +743,18 @@ static void csv_field(FILE *f, const char *s, int is_text)
 	if (defuse)
 		quote = 1;
 	if (!quote) {
-		fputs(s, f);
+		jputs(f, s);
 		return;
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 	if (defuse)
-		fputc('\'', f);
+		putc_unlocked('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			putc_unlocked('"', f);
+		putc_unlocked(*s, f);
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
 static void render_csv(const struct out_doc *doc, FILE *f)
@@ -768,27 +768,27 @@ static void render_csv(const struct out_doc *doc, FILE *f)
 		if (t->json_only || !t->ncols)
 			continue;
 		if (blocks++)
-			fputc('\n', f);
+			putc_unlocked('\n', f);
 		for (size_t c = 0; c < t->ncols; c++) {
 			if (c)
-				fputc(',', f);
+				putc_unlocked(',', f);
 			csv_field(f, t->cols[c].key, 1);
 		}
-		fputs("\r\n", f);
+		jputs(f, "\r\n");
 		for (size_t r = 0; r < t->nrows; r++) {
 			for (size_t c = 0; c < t->ncols; c++) {
 				const struct cell *cl = cell_at(t, r, c);
 
 				if (c)
-					fputc(',', f);
+					putc_unlocked(',', f);
 				if (cl->kind == CELL_STR) {
 					csv_field(f, cl->s, 1);
 				} else {
 					machine(cl, buf, sizeof(buf));
-					fputs(buf, f);
+					jputs(f, buf);
 				}
 			}
-			fputs("\r\n", f);
+			jputs(f, "\r\n");
 		}
 	}
 }
