@@ -501,50 +501,61 @@ static void attach_extra(struct scan_state *st, const char *file,
 	sv->used_gib = x->used_gib;
 }
 
-static int on_volume(const struct inv_volume *v, void *arg)
+/*
+ * 1 (after counting and, where useful, warning) when v is not to be
+ * analysed; else 0 with its region in region.
+ */
+static int skip_volume(struct scan_state *st, const struct inv_volume *v,
+		       char *region, size_t n)
 {
-	struct scan_state *st = arg;
 	const char *file = st->cur->name;
 	const char *prev;
-	struct scan_volume sv = { 0 };
-	struct inv_pv *pv;
-	char region[32], msg[512];
+	char msg[512];
 
-	input_release_before(st->cur, v->end_offset);
 	if (v->problem) {
-		st->skipped++;
 		if (v->id)
 			xsnprintf(msg, sizeof(msg), "'%s': volume '%s' (line %zu): %s; skipped",
 				  file, v->id, v->line, v->problem);
 		else
 			xsnprintf(msg, sizeof(msg), "'%s': volume #%zu (line %zu): %s; skipped",
 				  file, v->index + 1, v->line, v->problem);
-		warn_capped(st, msg);
-		return 0;
-	}
-	if ((prev = strmap_put(&st->seen, v->id, st->cur_name))) {
+	} else if ((prev = strmap_put(&st->seen, v->id, st->cur_name))) {
 		strmap_put(&st->seen, v->id, (void *)(uintptr_t)prev);  /* first wins */
-		st->skipped++;
 		xsnprintf(msg, sizeof(msg), "'%s': duplicate volume '%s' (line %zu), already read from '%s'; counted once",
 			  file, v->id, v->line, prev);
-		warn_capped(st, msg);
-		return 0;
-	}
-	if (region_of_az(v->az, region, sizeof(region))) {
-		st->skipped++;
+	} else if (region_of_az(v->az, region, n)) {
 		xsnprintf(msg, sizeof(msg), "'%s': volume '%s' (line %zu): \"AvailabilityZone\" is not a zone; skipped",
 			  file, v->id, v->line);
-		warn_capped(st, msg);
-		return 0;
-	}
-	if (st->ctx->region_from_opt && strcmp(region, st->ctx->region)) {
+	} else if (st->ctx->region_from_opt && strcmp(region, st->ctx->region)) {
 		st->other_region++;
+		return 1;
+	} else if (v->state && strcmp(v->state, "in-use") &&
+		   strcmp(v->state, "available")) {
+		st->skipped++;    /* creating, deleting, error: nothing to change */
+		return 1;
+	} else {
 		return 0;
 	}
-	if (v->state && strcmp(v->state, "in-use") && strcmp(v->state, "available")) {
-		st->skipped++;
+	st->skipped++;
+	warn_capped(st, msg);
+	return 1;
+}
+
+/*
+ * The inventory_each_volume callback: skip what skip_volume rejects, then
+ * analyse the volume with its usage, metrics and Kubernetes claim.
+ * Returns 0 to go on, 1 after a fatal error (printed).
+ */
+static int on_volume(const struct inv_volume *v, void *arg)
+{
+	struct scan_state *st = arg;
+	struct scan_volume sv = { 0 };
+	struct inv_pv *pv;
+	char region[32];
+
+	input_release_before(st->cur, v->end_offset);
+	if (skip_volume(st, v, region, sizeof(region)))
 		return 0;
-	}
 	sv.id = v->id;
 	sv.region = region;
 	sv.az = v->az;
@@ -556,7 +567,7 @@ static int on_volume(const struct inv_volume *v, void *arg)
 	sv.cfg.count = 1;
 	model_apply_defaults(&st->lim[v->type], &sv.cfg);
 	sv.available = v->state ? !strcmp(v->state, "available") : !v->nattachments;
-	attach_extra(st, file, &sv);
+	attach_extra(st, st->cur->name, &sv);
 	pv = strmap_get(&st->pv_by_id, v->id);
 	if (pv)
 		pv->index = (size_t)-1;   /* seen: not analysed again from the PV */
@@ -659,6 +670,7 @@ static void index_metrics(struct scan_state *st)
 	}
 }
 
+/* strmap_each callback: a volume's series into its scan_load. */
 static void summarise_one(const char *key, void *val, void *arg)
 {
 	struct vol_extra *x = val;
@@ -675,6 +687,7 @@ static void summarise_one(const char *key, void *val, void *arg)
 	x->have_load = 1;
 }
 
+/* The usage rows by volume id; a volume listed twice keeps the last. */
 static void index_usage(struct scan_state *st)
 {
 	char msg[512];
@@ -695,6 +708,7 @@ static void index_usage(struct scan_state *st)
 	}
 }
 
+/* strmap_each callback: metrics or usage no inventory volume claimed. */
 static void warn_unmatched(const char *key, void *val, void *arg)
 {
 	struct vol_extra *x = val;
@@ -843,6 +857,7 @@ static void describe(const struct vol_config *c, char *buf, size_t n)
 		xsnprintf(buf, n, "%s %ld GiB", model_type_name(c->type), c->size_gib);
 }
 
+/* The five cells of config_cols; none: a proposal that is no volume. */
 static void config_cells(struct out_table *t, const struct vol_config *c,
 			 double usd, int none)
 {
@@ -1150,6 +1165,7 @@ static void totals(struct out_doc *doc, const struct scan_state *st, int by,
 	free(t);
 }
 
+/* The root record: counts and total savings. */
 static void summary(struct out_doc *doc, const struct scan_state *st)
 {
 	struct out_table *t = out_record(doc, "summary", "Summary");
@@ -1172,6 +1188,10 @@ static void summary(struct out_doc *doc, const struct scan_state *st)
 		   st->a->opts.min_savings_usd);
 }
 
+/*
+ * Sort findings by savings and render: the full list for csv/json, the
+ * compact table and commands for table/md, then the totals.  Exit code.
+ */
 static int report(struct scan_state *st)
 {
 	struct out_doc *doc = out_doc_new();
@@ -1208,6 +1228,7 @@ struct id_list {
 	struct input *in;
 };
 
+/* --metric-queries callback: keep the ids of usable in-use volumes. */
 static int collect_id(const struct inv_volume *v, void *arg)
 {
 	struct id_list *l = arg;

@@ -382,6 +382,9 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 	} else if (mlong(m.iops, 0, 10000000, &v->iops)) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "\"Iops\" is not a whole number");
+	} else if ((v->type == VT_IO1 || v->type == VT_IO2) && !v->iops) {
+		xsnprintf(w->problem, sizeof(w->problem),
+			  "missing \"Iops\" for %s", model_type_name(v->type));
 	} else if (mlong(m.tput, 0, 1000000, &v->throughput_mibps)) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "\"Throughput\" is not a whole number");
@@ -695,6 +698,10 @@ static const char *pv_volume(const cJSON *spec, char *zone, size_t zn)
 	return id;
 }
 
+/*
+ * An EBS PersistentVolume into k: CSI or in-tree, id validated, capacity
+ * in whole GiB, zone, storage class and claim.  Others are skipped.
+ */
 static void add_pv(const char *name, const cJSON *o, size_t index,
 		   struct inv_k8s *k, struct inv_warnings *w)
 {

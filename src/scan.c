@@ -226,6 +226,11 @@ static int gp2_at_risk(const struct scan_volume *v)
 				  l->burst_min_pct < 50.0));
 }
 
+/*
+ * A gp2's finding: right-size when --usage shows at most half the size is
+ * needed, burst risk when CloudWatch shows credits draining, else gp3 in
+ * place at the equivalent IOPS and MiB/s.  Sets the alarm either way.
+ */
 static void gp2_finding(const struct scan_volume *v,
 			const struct volume_limits lim[VT_COUNT],
 			const struct scan_opts *o, struct scan_finding *f)
@@ -337,6 +342,7 @@ static int piops_finding(const struct scan_volume *v,
 	return 1;
 }
 
+/* Start a finding from the volume (o NULL for exclusions). */
 static void init_finding(const struct scan_volume *v,
 			 const struct scan_opts *o, struct scan_finding *f)
 {

@@ -261,6 +261,8 @@ static void test_walk(void)
 		" {\"VolumeId\": \"vol-0e2e0000000000002\", \"VolumeType\": \"gp3\", \"Size\": 100,"
 		"  \"Iops\": 3000, \"Throughput\": 125, \"AvailabilityZone\": \"us-east-1a\", \"SnapshotId\": \"\"},\n"
 		" {\"VolumeId\": \"vol-0e2e0000000000003\", \"VolumeType\": \"gp2\", \"Size\": 8.5,"
+		"  \"AvailabilityZone\": \"us-east-1a\"},\n"
+		" {\"VolumeId\": \"vol-0e2e0000000000004\", \"VolumeType\": \"io2\", \"Size\": 8,"
 		"  \"AvailabilityZone\": \"us-east-1a\"}\n"
 		"]}\n";
 	static const struct {
@@ -290,8 +292,9 @@ static void test_walk(void)
 	CHECK(w.n == 2 && !strcmp(w.ids[0], "vol-0e2e0000000000001") &&
 	      !strcmp(w.ids[1], "vol-0e2e0000000000002") && w.sizes[1] == 100 &&
 	      w.ntags[0] == 1, "two usable volumes, in order, tags kept");
-	CHECK(w.problems == 1 && !strcmp(w.last_problem, "\"Size\" is not a whole number of GiB"),
-	      "fractional Size is a problem record: %s", w.last_problem);
+	CHECK(w.problems == 2 && !strcmp(w.last_problem, "missing \"Iops\" for io2"),
+	      "fractional Size and io2 without Iops are problem records: %s",
+	      w.last_problem);
 	CHECK(inventory_each_volume("t", good, strlen(good), stop_at_first, NULL, err) == 42,
 	      "callback's non-zero return stops the walk");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
