@@ -867,7 +867,7 @@ static void config_cells(struct out_table *t, const struct vol_config *c,
 		out_null(t);
 		out_null(t);
 	} else {
-		out_str(t, model_type_name(c->type));
+		out_str_ref(t, model_type_name(c->type));
 		out_int(t, c->size_gib);
 		if (c->iops)
 			out_int(t, c->iops);
@@ -903,7 +903,10 @@ static void str_or_null(struct out_table *t, char *s)
 	free(s);
 }
 
-/* One row of the full findings list (JSON and CSV). */
+/*
+ * One row of the full findings list (JSON and CSV).  Strings that outlive
+ * the render (the recs, interned regions, static names) are not copied.
+ */
 static void full_row(struct out_table *t, size_t row, void *arg)
 {
 	const struct scan_state *st = arg;
@@ -914,23 +917,23 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	char why[320];
 
 	scan_reason(f, why, sizeof(why));
-	out_str(t, r->id);
-	out_str(t, r->name);
-	out_str(t, r->group);
-	out_str(t, r->ns);
-	out_str(t, r->pvc);
+	out_str_ref(t, r->id);
+	out_str_ref(t, r->name);
+	out_str_ref(t, r->group);
+	out_str_ref(t, r->ns);
+	out_str_ref(t, r->pvc);
 	str_or_null(t, k8s ? scan_vac_manifest(f) : NULL);
 	str_or_null(t, k8s ? scan_kubectl_patch(f, r->ns, r->pvc) : NULL);
-	out_str(t, r->region);
-	out_str(t, r->az);
-	out_str(t, scan_cat_name(f->cat));
+	out_str_ref(t, r->region);
+	out_str_ref(t, r->az);
+	out_str_ref(t, scan_cat_name(f->cat));
 	config_cells(t, &f->cur, f->cur_usd, 0);
 	config_cells(t, &f->prop, f->prop_usd, none);
 	out_bool(t, f->new_volume);
 	out_num(t, f->save_usd);
 	out_num(t, scan_usd(f->save_usd * 12));
-	out_str(t, f->cat == SCAN_EXCLUDED ? NULL : scan_level_name(f->risk));
-	out_str(t, scan_level_name(f->confidence));
+	out_str_ref(t, f->cat == SCAN_EXCLUDED ? NULL : scan_level_name(f->risk));
+	out_str_ref(t, scan_level_name(f->confidence));
 	if (f->cliff_s >= 0)
 		out_num(t, floor(f->cliff_s));
 	else

@@ -22,7 +22,8 @@ struct cell {
 	enum cell_kind kind;
 	double d;
 	long long i;
-	char *s;
+	const char *s;
+	char *owned;               /* s when the cell owns it, else NULL */
 };
 
 struct column {
@@ -81,7 +82,7 @@ static void table_free(struct out_table *t)
 		free(t->cols[i].title);
 	}
 	for (size_t i = 0; i < t->ncells; i++)
-		free(t->cells[i].s);
+		free(t->cells[i].owned);
 	free(t->cols);
 	free(t->cells);
 	free(t->name);
@@ -186,7 +187,17 @@ void out_str(struct out_table *t, const char *s)
 
 	if (s) {
 		c->kind = CELL_STR;
-		c->s = xstrdup(s);
+		c->s = c->owned = xstrdup(s);
+	}
+}
+
+void out_str_ref(struct out_table *t, const char *s)
+{
+	struct cell *c = next_cell(t);
+
+	if (s) {
+		c->kind = CELL_STR;
+		c->s = s;
 	}
 }
 
@@ -267,7 +278,7 @@ void out_rows_on_demand(struct out_table *t, size_t nrows, out_fill_fn fill,
 static void fill_row(struct out_table *t, size_t row)
 {
 	for (size_t i = 0; i < t->ncells; i++)
-		free(t->cells[i].s);
+		free(t->cells[i].owned);
 	t->ncells = 0;
 	t->fill(t, row, t->fill_arg);
 	t->filled_row = row;
@@ -613,6 +624,7 @@ static size_t split_key(char *key, char **parts, size_t max)
 /* The dotted keys of a table's columns, split once per render. */
 struct json_keys {
 	char **copy;              /* one split copy per column */
+	char **quoted;            /* "\"last part\":" per column, escaped */
 	char *parts[64][MAX_DEPTH];
 	size_t np[64];
 	size_t n;
@@ -622,17 +634,32 @@ static void json_keys_init(struct json_keys *k, const struct out_table *t)
 {
 	k->n = t->ncols < 64 ? t->ncols : 64;
 	k->copy = xcalloc(k->n ? k->n : 1, sizeof(*k->copy));
+	k->quoted = xcalloc(k->n ? k->n : 1, sizeof(*k->quoted));
 	for (size_t c = 0; c < k->n; c++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m;
+
 		k->copy[c] = xstrdup(t->cols[c].key);
 		k->np[c] = split_key(k->copy[c], k->parts[c], MAX_DEPTH);
+		m = open_memstream(&buf, &len);
+		if (m) {
+			json_string(m, k->parts[c][k->np[c] - 1]);
+			putc(':', m);
+			fclose(m);
+		}
+		k->quoted[c] = buf;
 	}
 }
 
 static void json_keys_release(struct json_keys *k)
 {
-	for (size_t c = 0; c < k->n; c++)
+	for (size_t c = 0; c < k->n; c++) {
 		free(k->copy[c]);
+		free(k->quoted[c]);
+	}
 	free(k->copy);
+	free(k->quoted);
 }
 
 /* Write the fields of one row, nesting dotted keys.  Fields are written as
@@ -665,8 +692,12 @@ static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
 		if (!firsts[open_now])
 			putc_unlocked(',', f);
 		firsts[open_now] = 0;
-		json_string(f, parts[np - 1]);
-		putc_unlocked(':', f);
+		if (k->quoted[c]) {
+			jputs(f, k->quoted[c]);
+		} else {
+			json_string(f, parts[np - 1]);
+			putc_unlocked(':', f);
+		}
 		json_cell(f, cell_at(t, row, c));
 		prev = parts;
 		nprev = np;

@@ -54,6 +54,9 @@ void out_col(struct out_table *t, const char *key, const char *title,
 	     enum out_style style);
 void out_row(struct out_table *t);
 void out_str(struct out_table *t, const char *s);   /* NULL -> null */
+/* As out_str without a copy: s must live until the document is freed
+ * (or, in an on-demand row, until the render is done). */
+void out_str_ref(struct out_table *t, const char *s);
 void out_num(struct out_table *t, double v);
 void out_int(struct out_table *t, long long v);
 void out_bool(struct out_table *t, int v);
