@@ -425,7 +425,7 @@ static void fill(struct out_table *t, size_t row, void *arg)
 {
 	(void)arg;
 	out_int(t, (long long)row);
-	out_str(t, row % 2 ? "odd" : "even");
+	out_str_ref(t, row % 2 ? "odd" : "even");
 }
 
 static void test_rows_on_demand(void)
