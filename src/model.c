@@ -396,3 +396,101 @@ void model_perf(const struct vol_config *cfg, struct perf *out)
 	out->baseline_mibps *= k;
 	out->burst_mibps *= k;
 }
+
+/* ------------------------------------------------------------ gp2 -> gp3 */
+
+void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
+			struct vol_config *out)
+{
+	double base = model_gp2_baseline_iops((double)size_gib);
+
+	memset(out, 0, sizeof(*out));
+	out->type = VT_GP3;
+	out->size_gib = size_gib;
+	out->count = 1;
+	/* T2 [S1]: a gp2 of 1,000 GiB or more delivers 3 IOPS/GiB sustained */
+	out->iops = (long)fmax((double)gp3->included_iops, base);
+	/* T2 [S1, S4]: 250 MiB/s above 170 GiB; T3: 125 included */
+	out->throughput_mibps = size_gib > 170 ? 250 : (long)gp3->included_mibps;
+}
+
+long model_gp3_min_size(const struct volume_limits *gp3, long iops)
+{
+	long need = gp3->max_iops_per_gib > 0 ?
+		ceil_div((double)iops, gp3->max_iops_per_gib) : 1;
+
+	return need > gp3->min_size_gib ? need : gp3->min_size_gib;
+}
+
+int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
+		       double need_iops, double need_mibps,
+		       struct vol_config *out)
+{
+	double iops = fmax((double)gp3->included_iops, ceil(need_iops - 1e-9));
+	double mibps = fmax(gp3->included_mibps, ceil(need_mibps - 1e-9));
+	double cap_iops = fmin((double)gp3->max_iops,
+			       gp3->max_iops_per_gib * (double)size_gib);
+	int fits = 1;
+
+	/* T3: at most 0.25 MiB/s per provisioned IOPS */
+	if (gp3->max_mibps_per_iops > 0)
+		iops = fmax(iops, ceil(mibps / gp3->max_mibps_per_iops - 1e-9));
+	if (iops > cap_iops) {
+		iops = fmax((double)gp3->included_iops, floor(cap_iops));
+		fits = 0;
+	}
+	if (mibps > gp3->max_mibps) {
+		mibps = gp3->max_mibps;
+		fits = 0;
+	}
+	if (gp3->max_mibps_per_iops > 0 &&
+	    mibps > gp3->max_mibps_per_iops * iops + 1e-9) {
+		mibps = floor(gp3->max_mibps_per_iops * iops);
+		fits = 0;
+	}
+	memset(out, 0, sizeof(*out));
+	out->type = VT_GP3;
+	out->size_gib = size_gib;
+	out->count = 1;
+	out->iops = (long)iops;
+	out->throughput_mibps = (long)mibps;
+	return fits ? 0 : -1;
+}
+
+int model_gp2_sized_for_iops(long size_gib, long *target_iops)
+{
+	long k = (3 * size_gib) / 1000;
+
+	/* size = ceil(1000 k / 3)  <=>  0 <= 3 size - 1000 k <= 2 */
+	if (k < 3 || 3 * size_gib - 1000 * k > 2)
+		return 0;
+	if (target_iops)
+		*target_iops = 1000 * k;
+	return 1;
+}
+
+double model_gp2_seconds_to_empty(double size_gib, double credits,
+				  double load_iops)
+{
+	double drain = fmin(load_iops, model_gp2_burst_iops(size_gib)) -
+		       model_gp2_baseline_iops(size_gib);
+
+	/* T2 [S1]: burst duration = credits / (burst IOPS - baseline IOPS) */
+	if (drain <= 0)
+		return -1;
+	return credits / drain;
+}
+
+double model_gp2_alarm_pct(double size_gib, double load_iops,
+			   double lead_seconds)
+{
+	double drain = fmin(load_iops, model_gp2_burst_iops(size_gib)) -
+		       model_gp2_baseline_iops(size_gib);
+	double pct;
+
+	if (drain <= 0)
+		return 0;
+	/* T15 derived: credits left = BurstBalance % x 5,400,000 */
+	pct = ceil(lead_seconds * drain / GP2_BUCKET_CREDITS * 100.0 - 1e-9);
+	return fmax(1.0, fmin(100.0, pct));
+}

@@ -22,7 +22,8 @@ struct cell {
 	enum cell_kind kind;
 	double d;
 	long long i;
-	char *s;                   /* text; display text of a nested list */
+	const char *s;             /* text; display text of a nested list */
+	char *owned;               /* s when the cell owns it, else NULL */
 	struct out_table *sub;     /* CELL_NESTED */
 };
 
@@ -43,6 +44,10 @@ struct out_table {
 	struct cell *cells;        /* nrows * ncols, row-major */
 	size_t ncells, acells;
 	size_t nrows;
+	out_fill_fn fill;          /* rows on demand: cells hold one row */
+	void *fill_arg;
+	size_t filled_row;
+	struct out_table *self;    /* writable alias for cell_at */
 };
 
 struct out_doc {
@@ -78,7 +83,7 @@ static void table_free(struct out_table *t)
 		free(t->cols[i].title);
 	}
 	for (size_t i = 0; i < t->ncells; i++) {
-		free(t->cells[i].s);
+		free(t->cells[i].owned);
 		if (t->cells[i].sub)
 			table_free(t->cells[i].sub);
 	}
@@ -186,7 +191,17 @@ void out_str(struct out_table *t, const char *s)
 
 	if (s) {
 		c->kind = CELL_STR;
-		c->s = xstrdup(s);
+		c->s = c->owned = xstrdup(s);
+	}
+}
+
+void out_str_ref(struct out_table *t, const char *s)
+{
+	struct cell *c = next_cell(t);
+
+	if (s) {
+		c->kind = CELL_STR;
+		c->s = s;
 	}
 }
 
@@ -224,7 +239,7 @@ struct out_table *out_nested(struct out_table *t, const char *display)
 	struct cell *c = next_cell(t);
 
 	c->kind = CELL_NESTED;
-	c->s = xstrdup(display ? display : "");
+	c->s = c->owned = xstrdup(display ? display : "");
 	c->sub = xcalloc(1, sizeof(*c->sub));
 	return c->sub;
 }
@@ -263,16 +278,96 @@ void out_kv_null(struct out_table *t, const char *key, const char *title,
 	out_null(t);
 }
 
+void out_rows_on_demand(struct out_table *t, size_t nrows, out_fill_fn fill,
+			void *arg)
+{
+	t->nrows = nrows;
+	t->fill = fill;
+	t->fill_arg = arg;
+	t->filled_row = (size_t)-1;
+	t->self = t;
+}
+
+/* Replace the one materialised row of an on-demand table by row. */
+static void fill_row(struct out_table *t, size_t row)
+{
+	for (size_t i = 0; i < t->ncells; i++)
+		free(t->cells[i].owned);
+	t->ncells = 0;
+	t->fill(t, row, t->fill_arg);
+	t->filled_row = row;
+}
+
 static const struct cell *cell_at(const struct out_table *t, size_t row,
 				  size_t col)
 {
 	static const struct cell empty;
 	size_t idx = row * t->ncols + col;
 
+	if (t->fill) {
+		if (row != t->filled_row)
+			fill_row(t->self, row);
+		idx = col;
+	}
+
 	return idx < t->ncells ? &t->cells[idx] : &empty;
 }
 
 /* ------------------------------------------------------------ numbers */
+
+/* Decimal text of v (the common case of machine(); no printf). */
+static void fmt_int(char *buf, size_t n, long long v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+				       (unsigned long long)v;
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[--i] = '-';
+	if (n > sizeof(tmp) - i)
+		memcpy(buf, tmp + i, sizeof(tmp) - i);
+	else if (n)
+		buf[0] = '\0';
+}
+
+/*
+ * Fast path of out_fmt_exact for money-like values: when v is the double
+ * nearest to r / 10^6 (r an integer, 1e-4 <= |v| < 1e9), print that
+ * decimal with trailing zeros trimmed.  It is the text "%.15g" gives (at
+ * most 15 significant digits, no exponent in that range), and it reads
+ * back as v because IEEE division r / 10^6 is correctly rounded, as strtod
+ * is.  Returns 0 when v is not such a value.
+ */
+static int fmt_decimal(char *buf, size_t n, double v)
+{
+	long long r, ip;
+	unsigned long long frac;
+	char ibuf[24], fbuf[8];
+	int d = 6;
+
+	if (!(fabs(v) < 1e9) || fabs(v) < 1e-4)
+		return 0;
+	r = llround(v * 1e6);
+	if ((double)r / 1e6 != v)
+		return 0;
+	ip = r / 1000000;
+	frac = (unsigned long long)llabs(r % 1000000);
+	fmt_int(ibuf, sizeof(ibuf), ip);
+	for (int j = d - 1; j >= 0; j--, frac /= 10)
+		fbuf[j] = (char)('0' + frac % 10);
+	while (d > 0 && fbuf[d - 1] == '0')
+		d--;
+	fbuf[d] = '\0';
+	xsnprintf(buf, n, "%s%s%s%s", v < 0 && ip == 0 ? "-" : "", ibuf,
+		  d ? "." : "", fbuf);
+	return 1;
+}
 
 void out_fmt_exact(char *buf, size_t n, double v)
 {
@@ -282,6 +377,12 @@ void out_fmt_exact(char *buf, size_t n, double v)
 		xsnprintf(buf, n, "null");
 		return;
 	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		fmt_int(buf, n, (long long)v);
+		return;
+	}
+	if (fmt_decimal(buf, n, v))
+		return;
 	for (int prec = 15; prec <= 17; prec++) {
 		xsnprintf(buf, n, "%.*g", prec, v);
 		back = strtod(buf, NULL);
@@ -392,7 +493,7 @@ static void machine(const struct cell *c, char *buf, size_t n)
 	case CELL_STR:
 	case CELL_NESTED: xsnprintf(buf, n, "%s", c->s); break;
 	case CELL_BOOL: xsnprintf(buf, n, "%s", c->i ? "true" : "false"); break;
-	case CELL_INT: xsnprintf(buf, n, "%lld", c->i); break;
+	case CELL_INT: fmt_int(buf, n, c->i); break;
 	case CELL_NUM: out_fmt_exact(buf, n, c->d); break;
 	}
 }
@@ -447,68 +548,74 @@ static size_t utf8_seq(const unsigned char *s)
 	return n;
 }
 
+/*
+ * JSON output is byte-at-a-time through putc_unlocked (an inline buffer
+ * store; render is single-threaded): for large results (a 100,000-volume
+ * scan) the per-call cost of fputc/fwrite dominated.
+ */
+static void jputs(FILE *f, const char *s)
+{
+	while (*s)
+		putc_unlocked(*s++, f);
+}
+
 static void json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	char u[8];
+	size_t n;
 
-	fputc('"', f);
+	putc_unlocked('"', f);
 	while (*p) {
-		size_t n;
-
-		if (*p == '"' || *p == '\\') {
-			fputc('\\', f);
-			fputc(*p++, f);
+		if (*p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\') {
+			putc_unlocked(*p++, f);
+		} else if (*p == '"' || *p == '\\') {
+			putc_unlocked('\\', f);
+			putc_unlocked(*p++, f);
 		} else if (*p == '\n') {
-			fputs("\\n", f);
+			jputs(f, "\\n");
 			p++;
 		} else if (*p == '\t') {
-			fputs("\\t", f);
+			jputs(f, "\\t");
 			p++;
 		} else if (*p == '\r') {
-			fputs("\\r", f);
+			jputs(f, "\\r");
 			p++;
 		} else if (*p < 0x20 || *p == 0x7F) {
-			fprintf(f, "\\u%04x", *p++);
+			snprintf(u, sizeof(u), "\\u%04x", *p++);
+			jputs(f, u);
 		} else if ((n = utf8_seq(p)) != 0) {
-			fwrite(p, 1, n, f);
-			p += n;
+			while (n--)
+				putc_unlocked(*p++, f);
 		} else {
-			fputs("\\ufffd", f);
+			jputs(f, "\\ufffd");
 			p++;
 		}
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
-static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
-			    int *first);
+static void json_nested(FILE *f, const struct out_table *sub);
 
 static void json_cell(FILE *f, const struct cell *c)
 {
 	char buf[64];
 
 	if (c->kind == CELL_NESTED) {
-		fputc('[', f);
-		for (size_t r = 0; r < c->sub->nrows; r++) {
-			int rf = 1;
-
-			fputs(r ? ",{" : "{", f);
-			json_row_fields(f, c->sub, r, &rf);
-			fputc('}', f);
-		}
-		fputc(']', f);
+		json_nested(f, c->sub);
 	} else if (c->kind == CELL_STR) {
 		json_string(f, c->s);
 	} else if (c->kind == CELL_NULL) {
-		fputs("null", f);
+		jputs(f, "null");
 	} else {
 		machine(c, buf, sizeof(buf));
-		fputs(buf, f);
+		jputs(f, buf);
 	}
 }
 
 /* Length of the common dotted prefix (in components) of two keys. */
-static size_t common_depth(char **a, size_t na, char **b, size_t nb)
+static size_t common_depth(char *const *a, size_t na, char *const *b,
+			   size_t nb)
 {
 	size_t i = 0;
 
@@ -536,52 +643,112 @@ static size_t split_key(char *key, char **parts, size_t max)
 
 #define MAX_DEPTH 8
 
+/* The dotted keys of a table's columns, split once per render. */
+struct json_keys {
+	char **copy;              /* one split copy per column */
+	char **quoted;            /* "\"last part\":" per column, escaped */
+	char *(*parts)[MAX_DEPTH];
+	size_t *np;
+	size_t n;
+};
+
+static void json_keys_init(struct json_keys *k, const struct out_table *t)
+{
+	k->n = t->ncols;
+	k->copy = xcalloc(k->n ? k->n : 1, sizeof(*k->copy));
+	k->quoted = xcalloc(k->n ? k->n : 1, sizeof(*k->quoted));
+	k->parts = xcalloc(k->n ? k->n : 1, sizeof(*k->parts));
+	k->np = xcalloc(k->n ? k->n : 1, sizeof(*k->np));
+	for (size_t c = 0; c < k->n; c++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		k->copy[c] = xstrdup(t->cols[c].key);
+		k->np[c] = split_key(k->copy[c], k->parts[c], MAX_DEPTH);
+		m = open_memstream(&buf, &len);
+		if (m) {
+			json_string(m, k->parts[c][k->np[c] - 1]);
+			putc(':', m);
+			fclose(m);
+		}
+		k->quoted[c] = buf;
+	}
+}
+
+static void json_keys_release(struct json_keys *k)
+{
+	for (size_t c = 0; c < k->n; c++) {
+		free(k->copy[c]);
+		free(k->quoted[c]);
+	}
+	free(k->copy);
+	free(k->quoted);
+	free(k->parts);
+	free(k->np);
+}
+
 /* Write the fields of one row, nesting dotted keys.  Fields are written as
  * members of an already-open object; *first tracks comma placement. */
 static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
-			    int *first)
+			    int *first, const struct json_keys *k)
 {
-	char *prev[MAX_DEPTH];
+	char *const *prev = NULL;
 	size_t nprev = 0;   /* open nested objects = nprev - 1 parts */
-	char **keys = xcalloc(t->ncols ? t->ncols : 1, sizeof(*keys));
-	size_t nkeys = t->ncols;
 	int firsts[MAX_DEPTH + 1];
 
 	firsts[0] = *first;
-	for (size_t c = 0; c < nkeys; c++) {
-		char *parts[MAX_DEPTH];
-		size_t np, keep, open_prev, open_now;
+	for (size_t c = 0; c < k->n; c++) {
+		char *const *parts = k->parts[c];
+		size_t np = k->np[c], keep, open_prev, open_now;
 
-		keys[c] = xstrdup(t->cols[c].key);
-		np = split_key(keys[c], parts, MAX_DEPTH);
 		open_prev = nprev ? nprev - 1 : 0;
 		open_now = np - 1;
 		keep = nprev ? common_depth(prev, open_prev, parts, open_now) : 0;
 		for (size_t d = open_prev; d > keep; d--)
-			fputc('}', f);
+			putc_unlocked('}', f);
 		for (size_t d = keep; d < open_now; d++) {
 			if (!firsts[d])
-				fputc(',', f);
+				putc_unlocked(',', f);
 			firsts[d] = 0;
 			json_string(f, parts[d]);
-			fputs(":{", f);
+			jputs(f, ":{");
 			firsts[d + 1] = 1;
 		}
 		if (!firsts[open_now])
-			fputc(',', f);
+			putc_unlocked(',', f);
 		firsts[open_now] = 0;
-		json_string(f, parts[np - 1]);
-		fputc(':', f);
+		if (k->quoted[c]) {
+			jputs(f, k->quoted[c]);
+		} else {
+			json_string(f, parts[np - 1]);
+			putc_unlocked(':', f);
+		}
 		json_cell(f, cell_at(t, row, c));
-		memcpy(prev, parts, np * sizeof(*parts));
+		prev = parts;
 		nprev = np;
 	}
 	for (size_t d = nprev ? nprev - 1 : 0; d > 0; d--)
-		fputc('}', f);
-	for (size_t c = 0; c < nkeys; c++)
-		free(keys[c]);
-	free(keys);
+		putc_unlocked('}', f);
 	*first = firsts[0];
+}
+
+/* A nested list (an option's evidence) as an array of objects. */
+static void json_nested(FILE *f, const struct out_table *sub)
+{
+	struct json_keys k;
+
+	json_keys_init(&k, sub);
+	putc_unlocked('[', f);
+	for (size_t r = 0; r < sub->nrows; r++) {
+		int rf = 1;
+
+		jputs(f, r ? ",{" : "{");
+		json_row_fields(f, sub, r, &rf, &k);
+		putc_unlocked('}', f);
+	}
+	putc_unlocked(']', f);
+	json_keys_release(&k);
 }
 
 static void render_json(const struct out_doc *doc, FILE *f)
@@ -591,11 +758,14 @@ static void render_json(const struct out_doc *doc, FILE *f)
 	fputc('{', f);
 	for (size_t i = 0; i < doc->n; i++) {
 		const struct out_table *t = doc->t[i];
+		struct json_keys k;
 
 		if (t->human_only)
 			continue;
+		json_keys_init(&k, t);
 		if (t->is_record && !t->name) {
-			json_row_fields(f, t, 0, &first);
+			json_row_fields(f, t, 0, &first, &k);
+			json_keys_release(&k);
 			continue;
 		}
 		if (!first)
@@ -607,8 +777,9 @@ static void render_json(const struct out_doc *doc, FILE *f)
 			int rf = 1;
 
 			fputc('{', f);
-			json_row_fields(f, t, 0, &rf);
+			json_row_fields(f, t, 0, &rf, &k);
 			fputc('}', f);
+			json_keys_release(&k);
 			continue;
 		}
 		fputc('[', f);
@@ -616,10 +787,11 @@ static void render_json(const struct out_doc *doc, FILE *f)
 			int rf = 1;
 
 			fputs(r ? ",{" : "{", f);
-			json_row_fields(f, t, r, &rf);
+			json_row_fields(f, t, r, &rf, &k);
 			fputc('}', f);
 		}
 		fputc(']', f);
+		json_keys_release(&k);
 	}
 	if (doc->nnotes || doc->notes_key) {
 		if (!first)
@@ -649,18 +821,18 @@ static void csv_field(FILE *f, const char *s, int is_text)
 	if (defuse)
 		quote = 1;
 	if (!quote) {
-		fputs(s, f);
+		jputs(f, s);
 		return;
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 	if (defuse)
-		fputc('\'', f);
+		putc_unlocked('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			putc_unlocked('"', f);
+		putc_unlocked(*s, f);
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
 static void render_csv(const struct out_doc *doc, FILE *f)
@@ -674,27 +846,27 @@ static void render_csv(const struct out_doc *doc, FILE *f)
 		if (t->human_only || !t->ncols)
 			continue;
 		if (blocks++)
-			fputs("\r\n", f);
+			jputs(f, "\r\n");
 		for (size_t c = 0; c < t->ncols; c++) {
 			if (c)
-				fputc(',', f);
+				putc_unlocked(',', f);
 			csv_field(f, t->cols[c].key, 1);
 		}
-		fputs("\r\n", f);
+		jputs(f, "\r\n");
 		for (size_t r = 0; r < t->nrows; r++) {
 			for (size_t c = 0; c < t->ncols; c++) {
 				const struct cell *cl = cell_at(t, r, c);
 
 				if (c)
-					fputc(',', f);
+					putc_unlocked(',', f);
 				if (cl->kind == CELL_STR || cl->kind == CELL_NESTED) {
 					csv_field(f, cl->s, 1);
 				} else {
 					machine(cl, buf, sizeof(buf));
-					fputs(buf, f);
+					jputs(f, buf);
 				}
 			}
-			fputs("\r\n", f);
+			jputs(f, "\r\n");
 		}
 	}
 	if (doc->nnotes) {

@@ -178,6 +178,57 @@ double model_gp2_baseline_mibps(double size_gib);
  * included 125 (a gp2 of 170 GiB or less tops out at 128).  Same size.
  */
 void model_gp3_for_gp2(long size_gib, long at_least_iops, struct vol_config *out);
+/* ------------------------------------------------------------ gp2 -> gp3 */
+
+/*
+ * The gp3 configuration of size_gib that is nowhere slower than a gp2 of
+ * the same size: IOPS = max(included 3,000, gp2 baseline), so a gp2 above
+ * 1,000 GiB keeps its baseline; MiB/s = 250 above 170 GiB (where gp2
+ * reaches 250), else the included 125 (T2 [S1, S4], T3).  gp3 supplies the
+ * included values.  The naive type-only change (3,000 IOPS, 125 MiB/s)
+ * would slow every gp2 above 1,000 GiB or 170 GiB down.
+ */
+void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
+			struct vol_config *out);
+
+/*
+ * The cheapest legal gp3 of size_gib carrying need_iops and need_mibps:
+ * both raised to the included values, IOPS raised to carry the MiB/s
+ * (0.25 MiB/s per IOPS, T3), then capped by the size (500 IOPS/GiB) and the
+ * type maxima.  Returns 0, or -1 when the need does not fit (out still
+ * holds the capped configuration).
+ */
+int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
+		       double need_iops, double need_mibps,
+		       struct vol_config *out);
+
+/* Smallest gp3 size (GiB) that may carry iops (T3: 500 IOPS per GiB). */
+long model_gp3_min_size(const struct volume_limits *gp3, long iops);
+
+/*
+ * 1 when a gp2 size looks chosen for an IOPS target rather than for data:
+ * size = ceil(1,000 k / 3) for some k >= 3, i.e. the smallest size giving a
+ * round number of thousands of IOPS at 3 IOPS/GiB (1,000 GiB for 3,000;
+ * 1,334 for 4,000; 1,667 for 5,000).  *target_iops gets 1,000 k.
+ */
+int model_gp2_sized_for_iops(long size_gib, long *target_iops);
+
+/*
+ * Seconds until a gp2 bucket holding `credits` I/O credits empties under a
+ * steady load_iops: credits / (load - baseline) (T2 [S1]).  Negative when
+ * the load does not exceed the baseline (the bucket never empties).
+ */
+double model_gp2_seconds_to_empty(double size_gib, double credits,
+				  double load_iops);
+
+/*
+ * The BurstBalance percentage (whole percent, rounded up, 1..100) at which
+ * lead_seconds remain before the cliff under load_iops: lead x (load -
+ * baseline) / 5,400,000 x 100 (T2, T15 derived row).  0 when the load never
+ * drains the bucket (no alarm needed).
+ */
+double model_gp2_alarm_pct(double size_gib, double load_iops,
+			   double lead_seconds);
 
 /* st1/sc1 MiB/s for a size (T5 [S3]); bucket in MiB of credit. */
 double model_hdd_baseline_mibps(enum vol_type t, double size_gib);

@@ -54,6 +54,9 @@ void out_col(struct out_table *t, const char *key, const char *title,
 	     enum out_style style);
 void out_row(struct out_table *t);
 void out_str(struct out_table *t, const char *s);   /* NULL -> null */
+/* As out_str without a copy: s must live until the document is freed
+ * (or, in an on-demand row, until the render is done). */
+void out_str_ref(struct out_table *t, const char *s);
 void out_num(struct out_table *t, double v);
 void out_int(struct out_table *t, long long v);
 void out_bool(struct out_table *t, int v);
@@ -76,6 +79,16 @@ void out_kv_int(struct out_table *t, const char *key, const char *title,
 void out_kv_bool(struct out_table *t, const char *key, const char *title, int v);
 void out_kv_null(struct out_table *t, const char *key, const char *title,
 		 enum out_style style);
+
+/*
+ * Rows produced while rendering, one at a time, so that a large list is
+ * never held whole: fill adds the cells of row `row` with out_str, out_num
+ * ... (no out_row).  Declare the columns first.  fill may be called more
+ * than once per row (the table format measures widths first).
+ */
+typedef void (*out_fill_fn)(struct out_table *t, size_t row, void *arg);
+void out_rows_on_demand(struct out_table *t, size_t nrows, out_fill_fn fill,
+			void *arg);
 
 /* Show a section only in the machine formats (JSON, CSV). */
 void out_json_only(struct out_table *t);

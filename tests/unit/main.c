@@ -68,6 +68,7 @@ int main(void)
 	test_burst();
 	test_pricing();
 	test_bench();
+	test_scan();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

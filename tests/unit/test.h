@@ -35,5 +35,6 @@ void test_pricing(void);
 void test_util(void);
 void test_solver(void);
 void test_burst(void);
+void test_scan(void);
 
 #endif

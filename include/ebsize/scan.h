@@ -1,0 +1,137 @@
+/*
+ * scan.h - inventory analysis: from one volume's configuration, state,
+ * used space and observed load to one finding (what to change, what it
+ * saves, how risky and how sure), plus the ready-to-run commands.  Pure:
+ * no I/O, no SQLite; prices and limits come in as structs.  The rules it
+ * applies live in the model (model_gp3_like_gp2 and friends).
+ */
+#ifndef EBSIZE_SCAN_H
+#define EBSIZE_SCAN_H
+
+#include <stddef.h>
+
+#include "ebsize/inventory.h"
+#include "ebsize/model.h"
+
+/* Finding categories, in the order totals list them. */
+enum scan_cat {
+	SCAN_GP2_TO_GP3,          /* in place, nothing slower */
+	SCAN_GP2_SIZED_FOR_IOPS,  /* a smaller gp3 + data copy */
+	SCAN_GP2_BURST_RISK,      /* observed load drains the bucket */
+	SCAN_OVERPROVISIONED,     /* io1/io2/gp3 above peak + headroom */
+	SCAN_UNATTACHED,          /* state available: pays for nothing */
+	SCAN_EXCLUDED,            /* exempted by tag: never changed */
+	SCAN_CAT_COUNT
+};
+
+/* "gp2_to_gp3", ... (the JSON value). */
+const char *scan_cat_name(enum scan_cat c);
+
+/* What CloudWatch showed for one volume (see scan_load_from_series). */
+struct scan_load {
+	long period_s;
+	int have_iops;
+	double peak_iops;         /* max over periods of (read + write ops) / P */
+	int have_mibps;
+	double peak_mibps;        /* max of (read + write bytes) / P / 2^20 */
+	int have_burst;
+	double burst_first_pct, burst_last_pct, burst_min_pct;
+	long long burst_first_t, burst_last_t;
+	int iops_exceeded;        /* periods with VolumeIOPSExceededCheck 1 */
+	int tput_exceeded;
+};
+
+/*
+ * Summarise the series of one volume (any order, any mix of metrics; read
+ * and write series are added at equal timestamps).  A series whose period
+ * differs from the first one's is ignored; returns how many were.
+ */
+int scan_load_from_series(const struct inv_series *const *s, size_t n,
+			  struct scan_load *out);
+
+struct scan_volume {
+	const char *id;
+	const char *region;
+	const char *az;
+	struct vol_config cfg;
+	int available;            /* State "available" (unattached) */
+	double used_gib;          /* < 0: unknown */
+	const struct scan_load *load;   /* NULL: no metrics */
+};
+
+struct scan_opts {
+	double headroom_pct;      /* over observed peaks; default 20 */
+	double min_savings_usd;   /* per month; findings below are dropped */
+	double alarm_lead_s;      /* BurstBalance alarm lead time */
+};
+
+enum scan_level { SCAN_LOW, SCAN_MEDIUM, SCAN_HIGH };
+const char *scan_level_name(enum scan_level l);
+
+struct scan_finding {
+	enum scan_cat cat;
+	struct vol_config cur;
+	struct vol_config prop;   /* prop.count 0: delete (unattached) */
+	int new_volume;           /* prop needs a new volume + data copy */
+	double cur_usd;           /* monthly */
+	double prop_usd;
+	double save_usd;
+	enum scan_level risk;
+	enum scan_level confidence;
+	double cliff_s;           /* seconds to the burst cliff; < 0 none */
+	double alarm_pct;         /* BurstBalance threshold; 0 no alarm */
+	double alarm_load_iops;   /* the load the threshold assumes */
+	double alarm_lead_s;      /* seconds left when it fires */
+	/* what the reason text needs (see scan_reason) */
+	double used_gib;          /* < 0 unknown */
+	double peak_iops;         /* < 0 no metrics */
+	double headroom_pct;
+	long target_iops;         /* gp2 size looks chosen for this; 0 no */
+	unsigned no_byte_metrics : 1;
+	unsigned burst_data : 1;  /* BurstBalance was observed */
+	unsigned to_gp3_from_piops : 1;
+	const char *excluded_by;  /* the --exclude-tag rule (not owned) */
+};
+
+/* USD rounded to a millionth (all money in findings and totals). */
+double scan_usd(double v);
+
+/* Why: one line explaining the finding, into buf. */
+void scan_reason(const struct scan_finding *f, char *buf, size_t n);
+
+/*
+ * Analyse one volume with the prices and limits of its region.  Returns 1
+ * with *f filled, 0 when there is nothing to propose (or less than
+ * min_savings_usd), -1 when a needed price is missing (err says which).
+ */
+int scan_analyze(const struct scan_volume *v, const struct price_set *ps,
+		 const struct volume_limits lim[VT_COUNT],
+		 const struct scan_opts *o, struct scan_finding *f, char *err);
+
+/* The finding for a volume exempted by tag (current cost only). */
+int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
+		  const char *why, struct scan_finding *f, char *err);
+
+/*
+ * Commands, as heap strings the caller frees (NULL when not applicable).
+ * Ids and regions must already be validated (they are pasted into shell
+ * lines); nothing user-controlled beyond them goes in.
+ *   scan_command: modify-volume (one batched modification), create-volume
+ *   for a right-size, snapshot-then-delete for an unattached volume.
+ *   scan_alarm_command: put-metric-alarm on BurstBalance.
+ *   scan_vac_name / scan_vac_manifest / scan_kubectl_patch: Kubernetes
+ *   (VolumeAttributesClass, storage.k8s.io/v1, driver ebs.csi.aws.com).
+ */
+char *scan_command(const struct scan_finding *f, const char *id,
+		   const char *region, const char *az);
+char *scan_alarm_command(const struct scan_finding *f, const char *id,
+			 const char *region);
+char *scan_vac_name(const struct vol_config *c);
+char *scan_vac_manifest(const struct scan_finding *f);
+char *scan_kubectl_patch(const struct scan_finding *f, const char *ns,
+			 const char *pvc);
+
+/* 1 when s is a Kubernetes object name (RFC 1123 subdomain, <= 253). */
+int scan_k8s_name_ok(const char *s);
+
+#endif

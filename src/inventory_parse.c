@@ -1,0 +1,1076 @@
+/*
+ * inventory_parse.c - describe-volumes (streamed), kubectl PV/StorageClass,
+ * CloudWatch get-metric-data and usage CSV: bytes in, structs out.
+ *
+ * describe-volumes files reach 100,000+ volumes (50+ MB).  Instead of one
+ * cJSON tree for the whole document (about 7x the file in memory), a small
+ * bracket- and string-aware scanner finds each element of Volumes[] and
+ * cJSON parses that byte range alone, allocating from an arena that is
+ * reset per element.  cJSON's hooks are process-global, so the arena is
+ * installed only for the duration of inventory_each_volume (not thread
+ * safe).  The other inputs are small and parsed whole.
+ *
+ * This file does no I/O and prints nothing; it does not price or judge.
+ */
+#include "ebsize/inventory.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "ebsize/csv.h"
+#include "ebsize/util.h"
+
+/* ------------------------------------------------------------ warnings */
+
+void inv_warn(struct inv_warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	xgrow((void **)&w->msg, &w->alloc, w->n + 1, sizeof(*w->msg));
+	va_start(ap, fmt);
+	w->msg[w->n++] = xvstrfmt(fmt, ap);
+	va_end(ap);
+}
+
+void inv_warnings_release(struct inv_warnings *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->n; i++)
+		free(w->msg[i]);
+	free(w->msg);
+	memset(w, 0, sizeof(*w));
+}
+
+/*
+ * Copy untrusted text (a tag value, a type name) for a message: at most
+ * 64 bytes, control characters and quotes replaced, so that a message line
+ * stays one line and the quoting stays unambiguous.
+ */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+	size_t i = 0;
+
+	for (; s && *s && i + 4 < n && i < 64; s++)
+		buf[i++] = ((unsigned char)*s < 0x20 || *s == '\'' || *s == 0x7f) ?
+			'?' : *s;
+	if (s && *s && i + 4 < n) {
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
+int inventory_valid_volume_id(const char *s)
+{
+	size_t n = 0;
+
+	if (!s || strncmp(s, "vol-", 4))
+		return 0;
+	for (s += 4; *s; s++, n++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+			return 0;
+	return n == 8 || n == 17;
+}
+
+/* ------------------------------------------------------------ scanner */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/*
+ * p at an opening quote: return the byte after the closing quote, or NULL
+ * at an unterminated string or a raw control character (invalid JSON).
+ * *fail gets the offending position.
+ */
+static const char *skip_string(const char *p, const char *end,
+			       const char **fail)
+{
+	for (p++; p < end; p++) {
+		if (*p == '"')
+			return p + 1;
+		if ((unsigned char)*p < 0x20)
+			break;
+		if (*p == '\\' && ++p >= end)
+			break;
+	}
+	*fail = p < end ? p : end;
+	return NULL;
+}
+
+/*
+ * Structural skip of one JSON value starting at p (no validation beyond
+ * strings and nesting; cJSON validates the range afterwards).  Returns the
+ * byte after it, or NULL with *fail set.
+ */
+static const char *skip_value(const char *p, const char *end,
+			      const char **fail)
+{
+	size_t depth = 0;
+
+	if (p >= end) {
+		*fail = end;
+		return NULL;
+	}
+	if (*p != '{' && *p != '[') {
+		if (*p == '"')
+			return skip_string(p, end, fail);
+		while (p < end && !strchr(",}] \t\r\n", *p))
+			p++;
+		return p;
+	}
+	while (p < end) {
+		if (*p == '"') {
+			if (!(p = skip_string(p, end, fail)))
+				return NULL;
+			continue;
+		}
+		if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			if (--depth == 0)
+				return p + 1;
+		}
+		p++;
+	}
+	*fail = end;
+	return NULL;
+}
+
+/* Key at p (a string without escapes) equals want? */
+static int key_is(const char *p, const char *kend, const char *want)
+{
+	size_t n = strlen(want);
+
+	return (size_t)(kend - p) == n + 2 && !memcmp(p + 1, want, n);
+}
+
+enum inv_kind inventory_detect(const char *buf, size_t len)
+{
+	const char *end = buf + len, *p = skip_ws(buf, end), *k, *fail;
+
+	if (p >= end || *p != '{')
+		return INV_UNKNOWN;
+	for (p = skip_ws(p + 1, end); p < end && *p == '"';) {
+		if (!(k = skip_string(p, end, &fail)))
+			return INV_UNKNOWN;
+		if (key_is(p, k, "Volumes"))
+			return INV_VOLUMES;
+		if (key_is(p, k, "MetricDataResults"))
+			return INV_METRICS;
+		if (key_is(p, k, "apiVersion") || key_is(p, k, "kind") ||
+		    key_is(p, k, "items"))
+			return INV_K8S;
+		p = skip_ws(k, end);
+		if (p >= end || *p != ':')
+			return INV_UNKNOWN;
+		if (!(p = skip_value(skip_ws(p + 1, end), end, &fail)))
+			return INV_UNKNOWN;
+		p = skip_ws(p, end);
+		if (p < end && *p == ',')
+			p = skip_ws(p + 1, end);
+	}
+	return INV_UNKNOWN;
+}
+
+/* ------------------------------------------------------------ arena */
+
+/*
+ * A bump allocator for cJSON while one volume element is parsed: blocks of
+ * 64 KiB (or one block per oversized request), reset after each element.
+ * Frees are no-ops; arena_reset keeps the first block.
+ */
+struct arena_block {
+	struct arena_block *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+static struct arena_block *arena_head;
+
+static void *arena_alloc(size_t n)
+{
+	struct arena_block *b = arena_head;
+	size_t a = sizeof(max_align_t);
+
+	n = (n + a - 1) / a * a;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > 65536 ? n : 65536;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->size = size;
+		b->used = 0;
+		b->next = arena_head;
+		arena_head = b;
+	}
+	b->used += n;
+	return (char *)b->data + b->used - n;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;
+}
+
+/* Drop every block but the oldest; all == 1 drops that one too. */
+static void arena_reset(int all)
+{
+	while (arena_head && (all || arena_head->next)) {
+		struct arena_block *next = arena_head->next;
+
+		free(arena_head);
+		arena_head = next;
+	}
+	if (arena_head)
+		arena_head->used = 0;
+}
+
+/* ------------------------------------------------------------ volumes */
+
+struct vol_walk {
+	const char *name;
+	const char *buf;
+	inv_volume_fn fn;
+	void *arg;
+	char *err;
+	const char *line_pos;    /* lines counted up to here ... */
+	size_t line_no;          /* ... line number at line_pos */
+	struct inv_tag tags[INV_MAX_TAGS];
+	char problem[256];
+};
+
+/*
+ * 1-based line of p, counting forward from the last position asked about,
+ * so that a walk over the whole file counts each newline once.
+ */
+static size_t line_at(struct vol_walk *w, const char *p)
+{
+	const char *q;
+
+	if (p < w->line_pos)
+		return line_of_offset(w->buf, (size_t)(p - w->buf));
+	while ((q = memchr(w->line_pos, '\n', (size_t)(p - w->line_pos)))) {
+		w->line_no++;
+		w->line_pos = q + 1;
+	}
+	w->line_pos = p;
+	return w->line_no;
+}
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* The members of a Volumes[] element that matter, found in one pass. */
+struct vol_members {
+	const cJSON *id, *type, *size, *iops, *tput, *state, *az, *att, *tags;
+};
+
+static void find_members(const cJSON *o, struct vol_members *m)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} keys[] = {
+		{ "VolumeId", offsetof(struct vol_members, id) },
+		{ "VolumeType", offsetof(struct vol_members, type) },
+		{ "Size", offsetof(struct vol_members, size) },
+		{ "Iops", offsetof(struct vol_members, iops) },
+		{ "Throughput", offsetof(struct vol_members, tput) },
+		{ "State", offsetof(struct vol_members, state) },
+		{ "AvailabilityZone", offsetof(struct vol_members, az) },
+		{ "Attachments", offsetof(struct vol_members, att) },
+		{ "Tags", offsetof(struct vol_members, tags) },
+	};
+	const cJSON *c;
+
+	memset(m, 0, sizeof(*m));
+	cJSON_ArrayForEach(c, o) {
+		if (!c->string)
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+			const cJSON **slot = (const cJSON **)(void *)((char *)m + keys[i].off);
+
+			if (c->string[0] == keys[i].name[0] &&
+			    !strcmp(c->string, keys[i].name)) {
+				if (!*slot)   /* the first, as cJSON's lookup */
+					*slot = c;
+				break;
+			}
+		}
+	}
+}
+
+static const char *mstr(const cJSON *v)
+{
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/*
+ * An optional whole-number member into *out (0 when absent or null).
+ * Returns 0, or -1 when present with another type or out of [lo, hi].
+ */
+static int mlong(const cJSON *v, long lo, long hi, long *out)
+{
+	*out = 0;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+	    v->valuedouble < (double)lo || v->valuedouble > (double)hi)
+		return -1;
+	*out = (long)v->valuedouble;
+	return 0;
+}
+
+/* Fill v from one parsed element; sets v->problem for unusable records. */
+static void volume_from_json(struct vol_walk *w, const cJSON *o,
+			     struct inv_volume *v)
+{
+	struct vol_members m;
+	const char *type;
+	const cJSON *t;
+	char shown_buf[96];
+
+	find_members(o, &m);
+	type = mstr(m.type);
+	v->id = mstr(m.id);
+	v->state = mstr(m.state);
+	v->az = mstr(m.az);
+	v->nattachments = cJSON_IsArray(m.att) ? (size_t)cJSON_GetArraySize(m.att) : 0;
+	v->ntags = 0;
+	cJSON_ArrayForEach(t, m.tags) {
+		const char *k = jstr(t, "Key"), *val = jstr(t, "Value");
+
+		if (k && v->ntags < INV_MAX_TAGS) {
+			w->tags[v->ntags].key = k;
+			w->tags[v->ntags++].value = val ? val : "";
+		}
+	}
+	v->tags = w->tags;
+	if (!inventory_valid_volume_id(v->id)) {
+		xsnprintf(w->problem, sizeof(w->problem), v->id ?
+			  "\"VolumeId\" is not a volume id" :
+			  "missing \"VolumeId\"");
+		v->id = NULL;
+	} else if (!type) {
+		xsnprintf(w->problem, sizeof(w->problem), "missing \"VolumeType\"");
+	} else if (model_type_parse(type, &v->type)) {
+		xsnprintf(w->problem, sizeof(w->problem),
+			  "unknown volume type '%s'",
+			  shown(type, shown_buf, sizeof(shown_buf)));
+	} else if (!m.size || mlong(m.size, 1, 1048576, &v->size_gib) ||
+		   !v->size_gib) {
+		xsnprintf(w->problem, sizeof(w->problem), m.size ?
+			  "\"Size\" is not a whole number of GiB" :
+			  "missing \"Size\"");
+	} else if (mlong(m.iops, 0, 10000000, &v->iops)) {
+		xsnprintf(w->problem, sizeof(w->problem),
+			  "\"Iops\" is not a whole number");
+	} else if ((v->type == VT_IO1 || v->type == VT_IO2) && !v->iops) {
+		xsnprintf(w->problem, sizeof(w->problem),
+			  "missing \"Iops\" for %s", model_type_name(v->type));
+	} else if (mlong(m.tput, 0, 1000000, &v->throughput_mibps)) {
+		xsnprintf(w->problem, sizeof(w->problem),
+			  "\"Throughput\" is not a whole number");
+	} else if (!v->az) {
+		xsnprintf(w->problem, sizeof(w->problem),
+			  "missing \"AvailabilityZone\"");
+	} else {
+		return;
+	}
+	v->problem = w->problem;
+}
+
+static int parse_fail(struct vol_walk *w, const char *at, const char *what)
+{
+	return ebs_fail(w->err, EBS_ERR_PARSE, "cannot parse '%s': line %zu: %s",
+			w->name, line_at(w, at), what);
+}
+
+/* Parse the element at [p, e) and hand it to the callback. */
+static int one_volume(struct vol_walk *w, const char *p, const char *e,
+		      size_t index)
+{
+	struct inv_volume v;
+	const char *stop = NULL;
+	cJSON *o;
+	int rc;
+
+	if ((size_t)(e - p) > INV_VOLUME_CAP)
+		return ebs_fail(w->err, EBS_ERR_TOO_BIG,
+				"cannot parse '%s': line %zu: volume record over %zu bytes",
+				w->name, line_at(w, p), INV_VOLUME_CAP);
+	arena_reset(0);
+	o = cJSON_ParseWithLengthOpts(p, (size_t)(e - p), &stop, 0);
+	if (!o)
+		return parse_fail(w, stop && stop >= p && stop <= e ? stop : p,
+				  "invalid JSON in a volume record");
+	if (!cJSON_IsObject(o))
+		return parse_fail(w, p, "expected an object in \"Volumes\"");
+	memset(&v, 0, sizeof(v));
+	volume_from_json(w, o, &v);
+	v.index = index;
+	v.line = line_at(w, p);
+	v.end_offset = (size_t)(e - w->buf);
+	rc = w->fn(&v, w->arg);
+	return rc;
+}
+
+/* p at '[' of Volumes: walk its elements.  *after gets the byte after ']'. */
+static int walk_array(struct vol_walk *w, const char *p, const char *end,
+		      const char **after)
+{
+	const char *e, *fail = NULL;
+	size_t index = 0;
+	int rc;
+
+	if (p >= end || *p != '[')
+		return parse_fail(w, p, "\"Volumes\" is not an array");
+	p = skip_ws(p + 1, end);
+	if (p < end && *p == ']') {
+		*after = p + 1;
+		return 0;
+	}
+	for (;;) {
+		if (!(e = skip_value(p, end, &fail)))
+			return parse_fail(w, fail, "unterminated string or value");
+		if ((rc = one_volume(w, p, e, index++)))
+			return rc;
+		p = skip_ws(e, end);
+		if (p < end && *p == ']') {
+			*after = p + 1;
+			return 0;
+		}
+		if (p >= end || *p != ',')
+			return parse_fail(w, p, "expected ',' or ']' in \"Volumes\"");
+		p = skip_ws(p + 1, end);
+	}
+}
+
+/* Validate a member value other than Volumes with cJSON (small). */
+static int check_value(struct vol_walk *w, const char *p, const char *e)
+{
+	const char *stop = NULL;
+	cJSON *o;
+
+	arena_reset(0);
+	o = cJSON_ParseWithLengthOpts(p, (size_t)(e - p), &stop, 0);
+	if (!o)
+		return parse_fail(w, stop ? stop : p, "invalid JSON");
+	return 0;
+}
+
+/* The top-level object: find Volumes, validate the rest. */
+static int walk_top(struct vol_walk *w, size_t len)
+{
+	const char *end = w->buf + len, *p = skip_ws(w->buf, end), *k, *e;
+	const char *fail = NULL;
+	int seen = 0, rc;
+
+	if (p >= end || *p != '{')
+		return parse_fail(w, p, "expected a JSON object");
+	p = skip_ws(p + 1, end);
+	while (p < end && *p != '}') {
+		if (*p != '"' || !(k = skip_string(p, end, &fail)))
+			return parse_fail(w, fail ? fail : p, "expected a member name");
+		e = skip_ws(k, end);
+		if (e >= end || *e != ':')
+			return parse_fail(w, e, "expected ':'");
+		e = skip_ws(e + 1, end);
+		if (key_is(p, k, "Volumes")) {
+			seen = 1;
+			if ((rc = walk_array(w, e, end, &p)))
+				return rc;
+		} else {
+			if (!(p = skip_value(e, end, &fail)))
+				return parse_fail(w, fail, "unterminated string or value");
+			if ((rc = check_value(w, e, p)))
+				return rc;
+		}
+		p = skip_ws(p, end);
+		if (p < end && *p == ',')
+			p = skip_ws(p + 1, end);
+		else if (p < end && *p != '}')
+			return parse_fail(w, p, "expected ',' or '}'");
+	}
+	if (p >= end)
+		return parse_fail(w, end, "unexpected end of file");
+	if (skip_ws(p + 1, end) != end)
+		return parse_fail(w, skip_ws(p + 1, end), "text after the JSON document");
+	if (!seen)
+		return ebs_fail(w->err, EBS_ERR_PARSE,
+				"cannot parse '%s': no \"Volumes\" array", w->name);
+	return 0;
+}
+
+int inventory_each_volume(const char *name, const char *buf, size_t len,
+			  inv_volume_fn fn, void *arg, char *err)
+{
+	struct vol_walk w = { name, buf, fn, arg, err, buf, 1, { { 0 } }, "" };
+	cJSON_Hooks arena = { arena_alloc, arena_free };
+	int rc;
+
+	cJSON_InitHooks(&arena);
+	rc = walk_top(&w, len);
+	cJSON_InitHooks(NULL);
+	arena_reset(1);
+	return rc;
+}
+
+/* ------------------------------------------------------------ small docs */
+
+/* Parse a whole small document; EBS_ERR_PARSE naming the line. */
+static int parse_whole(const char *name, const char *buf, size_t len,
+		       cJSON **out, char *err)
+{
+	const char *stop = NULL;
+
+	if (len > INV_SMALL_CAP)
+		return ebs_fail(err, EBS_ERR_TOO_BIG, "'%s' is over %zu MiB",
+				name, INV_SMALL_CAP >> 20);
+	*out = cJSON_ParseWithLengthOpts(buf, len, &stop, 0);
+	if (!*out)
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"cannot parse '%s': line %zu: invalid JSON", name,
+				line_of_offset(buf, stop && stop >= buf &&
+						       stop <= buf + len ?
+						       (size_t)(stop - buf) : 0));
+	return 0;
+}
+
+/* ------------------------------------------------------------ Kubernetes */
+
+int inventory_quantity_gib(const char *s, long *gib)
+{
+	static const struct {
+		const char *suffix;
+		double mult;
+	} units[] = {
+		{ "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 },
+		{ "Ti", 1099511627776.0 }, { "Pi", 1125899906842624.0 },
+		{ "k", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { "T", 1e12 },
+		{ "P", 1e15 }, { "", 1.0 },
+	};
+	char num[64];
+	double v, bytes;
+	size_t n;
+
+	if (!s)
+		return -1;
+	n = strspn(s, "0123456789.");
+	if (!n || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (parse_nonneg_double(num, &v))
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(s + n, units[i].suffix))
+			continue;
+		bytes = v * units[i].mult;
+		if (bytes <= 0 || bytes > 1e18)
+			return -1;
+		*gib = (long)ceil(bytes / 1073741824.0 - 1e-9);
+		return 0;
+	}
+	return -1;
+}
+
+/* A case-insensitive member of an object (StorageClass parameters). */
+static const char *jstr_ci(const cJSON *o, const char *key)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, o)
+		if (v->string && !strcasecmp(v->string, key))
+			return cJSON_IsString(v) ? v->valuestring : NULL;
+	return NULL;
+}
+
+static const cJSON *jpath(const cJSON *o, const char *a, const char *b)
+{
+	o = cJSON_GetObjectItemCaseSensitive(o, a);
+	return b ? cJSON_GetObjectItemCaseSensitive(o, b) : o;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A StorageClass object into k (EBS provisioners only). */
+static void add_sc(const char *name, const cJSON *o, struct inv_k8s *k,
+		   struct inv_warnings *w)
+{
+	const char *prov = jstr(o, "provisioner");
+	const cJSON *par = cJSON_GetObjectItemCaseSensitive(o, "parameters");
+	const char *scname = jstr(jpath(o, "metadata", NULL), "name");
+	const char *type = jstr_ci(par, "type"), *s;
+	struct inv_sc sc = { 0 };
+	char b1[96], b2[96];
+	long l;
+
+	if (!scname || !prov)
+		return;
+	sc.ebs = !strcmp(prov, "ebs.csi.aws.com") ||
+		 !strcmp(prov, "kubernetes.io/aws-ebs");
+	if (!sc.ebs)
+		return;
+	/* K1: CSI default gp3 (since v0.8.0); the in-tree plugin's is gp2 */
+	sc.type = strcmp(prov, "ebs.csi.aws.com") ? VT_GP2 : VT_GP3;
+	if (type && model_type_parse(type, &sc.type)) {
+		inv_warn(w, "'%s': storage class '%s' has unknown type '%s'; its volumes are skipped",
+			 name, shown(scname, b1, sizeof(b1)),
+			 shown(type, b2, sizeof(b2)));
+		return;
+	}
+	if ((s = jstr_ci(par, "iops")) && !parse_long_range(s, 1, 10000000, &l))
+		sc.iops = l;
+	if ((s = jstr_ci(par, "iopsPerGB")))
+		(void)parse_nonneg_double(s, &sc.iops_per_gb);
+	if ((s = jstr_ci(par, "throughput")) && !parse_long_range(s, 1, 1000000, &l))
+		sc.throughput_mibps = l;
+	s = jstr_ci(par, "allowAutoIOPSPerGBIncrease");
+	sc.auto_iops_increase = s && !strcasecmp(s, "true");
+	sc.name = xstrdup(scname);
+	xgrow((void **)&k->sc, &k->asc, k->nsc + 1, sizeof(*k->sc));
+	k->sc[k->nsc++] = sc;
+}
+
+/* The zone a PV is pinned to, from its nodeAffinity (any known key). */
+static const char *pv_zone(const cJSON *spec)
+{
+	const cJSON *terms = jpath(jpath(spec, "nodeAffinity", "required"),
+				   "nodeSelectorTerms", NULL), *t, *e;
+
+	cJSON_ArrayForEach(t, terms) {
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(t, "matchExpressions")) {
+			const char *key = jstr(e, "key");
+			const cJSON *vals = cJSON_GetObjectItemCaseSensitive(e, "values");
+
+			if (key && (!strcmp(key, "topology.ebs.csi.aws.com/zone") ||
+				    !strcmp(key, "topology.kubernetes.io/zone") ||
+				    !strcmp(key, "failure-domain.beta.kubernetes.io/zone")) &&
+			    cJSON_IsString(cJSON_GetArrayItem(vals, 0)))
+				return cJSON_GetArrayItem(vals, 0)->valuestring;
+		}
+	}
+	return NULL;
+}
+
+/* The volume id of an EBS PV (CSI or in-tree, aws://ZONE/vol-.. form). */
+static const char *pv_volume(const cJSON *spec, char *zone, size_t zn)
+{
+	const cJSON *csi = cJSON_GetObjectItemCaseSensitive(spec, "csi");
+	const char *id, *slash;
+
+	zone[0] = '\0';
+	if (csi) {
+		const char *drv = jstr(csi, "driver");
+
+		return drv && !strcmp(drv, "ebs.csi.aws.com") ?
+			jstr(csi, "volumeHandle") : NULL;
+	}
+	id = jstr(jpath(spec, "awsElasticBlockStore", NULL), "volumeID");
+	if (id && str_starts_with(id, "aws://") &&
+	    (slash = strrchr(id, '/')) && slash > id + 6) {
+		xsnprintf(zone, zn, "%.*s", (int)(slash - id - 6), id + 6);
+		if (zone[0] == '/')
+			zone[0] = '\0';
+		return slash + 1;
+	}
+	return id;
+}
+
+/*
+ * An EBS PersistentVolume into k: CSI or in-tree, id validated, capacity
+ * in whole GiB, zone, storage class and claim.  Others are skipped.
+ */
+static void add_pv(const char *name, const cJSON *o, size_t index,
+		   struct inv_k8s *k, struct inv_warnings *w)
+{
+	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(o, "spec");
+	const cJSON *claim = cJSON_GetObjectItemCaseSensitive(spec, "claimRef");
+	const char *pvname = jstr(jpath(o, "metadata", NULL), "name");
+	const char *cap = jstr(jpath(spec, "capacity", NULL), "storage");
+	const char *az, *id;
+	char zone[64], b1[96], b2[96];
+	struct inv_pv pv = { 0 };
+
+	if (!(id = pv_volume(spec, zone, sizeof(zone))))
+		return;
+	if (!pvname)
+		pvname = "(unnamed)";
+	if (!inventory_valid_volume_id(id)) {
+		inv_warn(w, "'%s': persistent volume '%s' has volume id '%s', not vol-...; skipped",
+			 name, shown(pvname, b1, sizeof(b1)), shown(id, b2, sizeof(b2)));
+		return;
+	}
+	if (inventory_quantity_gib(cap, &pv.size_gib)) {
+		inv_warn(w, "'%s': persistent volume '%s' (%s) has no usable capacity.storage; skipped",
+			 name, shown(pvname, b1, sizeof(b1)), id);
+		return;
+	}
+	az = pv_zone(spec);
+	pv.name = xstrdup(pvname);
+	xsnprintf(pv.vol_id, sizeof(pv.vol_id), "%s", id);
+	pv.az = dup_or_null(az ? az : zone[0] ? zone : NULL);
+	pv.storage_class = dup_or_null(jstr(spec, "storageClassName"));
+	pv.ns = dup_or_null(jstr(claim, "namespace"));
+	pv.pvc = dup_or_null(jstr(claim, "name"));
+	pv.vac = dup_or_null(jstr(spec, "volumeAttributesClassName"));
+	pv.file = xstrdup(name);
+	pv.index = index;
+	xgrow((void **)&k->pv, &k->apv, k->npv + 1, sizeof(*k->pv));
+	k->pv[k->npv++] = pv;
+}
+
+static void add_k8s_object(const char *name, const cJSON *o, size_t index,
+			   struct inv_k8s *k, struct inv_warnings *w)
+{
+	const char *kind = jstr(o, "kind");
+
+	if (!kind)
+		return;
+	if (!strcmp(kind, "StorageClass"))
+		add_sc(name, o, k, w);
+	else if (!strcmp(kind, "PersistentVolume"))
+		add_pv(name, o, index, k, w);
+}
+
+int inventory_parse_k8s(const char *name, const char *buf, size_t len,
+			struct inv_k8s *k, struct inv_warnings *w, char *err)
+{
+	const cJSON *items, *it;
+	cJSON *doc = NULL;
+	size_t i = 0;
+	int rc;
+
+	if ((rc = parse_whole(name, buf, len, &doc, err)))
+		return rc;
+	items = cJSON_GetObjectItemCaseSensitive(doc, "items");
+	if (cJSON_IsArray(items)) {
+		cJSON_ArrayForEach(it, items)
+			add_k8s_object(name, it, i++, k, w);
+	} else {
+		add_k8s_object(name, doc, 0, k, w);
+	}
+	cJSON_Delete(doc);
+	return 0;
+}
+
+void inv_k8s_release(struct inv_k8s *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->nsc; i++)
+		free(k->sc[i].name);
+	for (size_t i = 0; i < k->npv; i++) {
+		struct inv_pv *p = &k->pv[i];
+
+		free(p->name);
+		free(p->az);
+		free(p->storage_class);
+		free(p->ns);
+		free(p->pvc);
+		free(p->vac);
+		free(p->file);
+	}
+	free(k->sc);
+	free(k->pv);
+	memset(k, 0, sizeof(*k));
+}
+
+/* ------------------------------------------------------------ CloudWatch */
+
+static const struct {
+	const char *name, *abbr, *stat;
+} metrics[IM_COUNT] = {
+	/* T15 [S6, C1]: AWS/EBS metrics, dimension VolumeId */
+	[IM_READ_OPS] = { "VolumeReadOps", "rops", "Sum" },
+	[IM_WRITE_OPS] = { "VolumeWriteOps", "wops", "Sum" },
+	[IM_READ_BYTES] = { "VolumeReadBytes", "rbytes", "Sum" },
+	[IM_WRITE_BYTES] = { "VolumeWriteBytes", "wbytes", "Sum" },
+	[IM_BURST_BALANCE] = { "BurstBalance", "burst", "Minimum" },
+	[IM_IOPS_EXCEEDED] = { "VolumeIOPSExceededCheck", "iopsx", "Maximum" },
+	[IM_TPUT_EXCEEDED] = { "VolumeThroughputExceededCheck", "tputx", "Maximum" },
+};
+
+const char *inventory_metric_name(enum inv_metric m)
+{
+	return (unsigned)m < IM_COUNT ? metrics[m].name : NULL;
+}
+
+const char *inventory_metric_abbr(enum inv_metric m)
+{
+	return (unsigned)m < IM_COUNT ? metrics[m].abbr : NULL;
+}
+
+char *inventory_metric_queries(const char *const *ids, size_t n,
+			       long period_s)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char *out;
+
+	for (size_t i = 0; i < n; i++) {
+		for (int m = 0; m < IM_COUNT; m++) {
+			cJSON *q = cJSON_CreateObject(), *stat, *metric, *dims, *d;
+			char id[64], label[96];
+
+			/* Id: ^[a-z][a-zA-Z0-9_]*$ -> rops_300_vol_0abc... */
+			xsnprintf(id, sizeof(id), "%s_%ld_vol_%s", metrics[m].abbr,
+				  period_s, ids[i] + 4);
+			xsnprintf(label, sizeof(label), "%s %s %ld", ids[i],
+				  metrics[m].name, period_s);
+			cJSON_AddStringToObject(q, "Id", id);
+			stat = cJSON_AddObjectToObject(q, "MetricStat");
+			metric = cJSON_AddObjectToObject(stat, "Metric");
+			cJSON_AddStringToObject(metric, "Namespace", "AWS/EBS");
+			cJSON_AddStringToObject(metric, "MetricName", metrics[m].name);
+			dims = cJSON_AddArrayToObject(metric, "Dimensions");
+			d = cJSON_CreateObject();
+			cJSON_AddStringToObject(d, "Name", "VolumeId");
+			cJSON_AddStringToObject(d, "Value", ids[i]);
+			cJSON_AddItemToArray(dims, d);
+			cJSON_AddNumberToObject(stat, "Period", (double)period_s);
+			cJSON_AddStringToObject(stat, "Stat", metrics[m].stat);
+			cJSON_AddStringToObject(q, "Label", label);
+			cJSON_AddBoolToObject(q, "ReturnData", 1);
+			cJSON_AddItemToArray(arr, q);
+		}
+	}
+	out = cJSON_Print(arr);
+	cJSON_Delete(arr);
+	return out;
+}
+
+/* Metric by its abbreviation or AWS name; IM_COUNT when unknown. */
+static enum inv_metric metric_lookup(const char *s, size_t n, int by_name)
+{
+	for (int m = 0; m < IM_COUNT; m++) {
+		const char *want = by_name ? metrics[m].name : metrics[m].abbr;
+
+		if (strlen(want) == n && !memcmp(want, s, n))
+			return (enum inv_metric)m;
+	}
+	return IM_COUNT;
+}
+
+/* "rops_300_vol_0abc..." -> volume, metric, period.  0 or -1. */
+static int parse_query_id(const char *id, struct inv_series *s)
+{
+	const char *u1 = id ? strchr(id, '_') : NULL, *u2;
+	char num[16];
+	long period;
+
+	if (!u1 || !(u2 = strchr(u1 + 1, '_')) || (size_t)(u2 - u1 - 1) >= sizeof(num))
+		return -1;
+	memcpy(num, u1 + 1, (size_t)(u2 - u1 - 1));
+	num[u2 - u1 - 1] = '\0';
+	if (parse_long_range(num, 1, 86400 * 31, &period) ||
+	    !str_starts_with(u2 + 1, "vol_"))
+		return -1;
+	s->metric = metric_lookup(id, (size_t)(u1 - id), 0);
+	xsnprintf(s->vol_id, sizeof(s->vol_id), "vol-%s", u2 + 5);
+	s->period_s = period;
+	return s->metric == IM_COUNT || !inventory_valid_volume_id(s->vol_id) ? -1 : 0;
+}
+
+/* "vol-0abc... VolumeReadOps 300" -> volume, metric, period.  0 or -1. */
+static int parse_label(const char *label, struct inv_series *s)
+{
+	const char *sp1 = label ? strchr(label, ' ') : NULL, *sp2;
+
+	if (!sp1 || !(sp2 = strchr(sp1 + 1, ' ')) ||
+	    (size_t)(sp1 - label) >= sizeof(s->vol_id))
+		return -1;
+	xsnprintf(s->vol_id, sizeof(s->vol_id), "%.*s", (int)(sp1 - label), label);
+	s->metric = metric_lookup(sp1 + 1, (size_t)(sp2 - sp1 - 1), 1);
+	if (parse_long_range(sp2 + 1, 1, 86400 * 31, &s->period_s))
+		return -1;
+	return s->metric == IM_COUNT || !inventory_valid_volume_id(s->vol_id) ? -1 : 0;
+}
+
+/*
+ * ISO 8601 UTC ("2024-09-29T22:10:00+00:00", "...00.000Z", "...00Z") to
+ * epoch seconds.  0 or -1.
+ */
+static int parse_time(const char *s, long long *out)
+{
+	struct tm tm = { 0 };
+	int y, mo, d, h, mi, sec, off_h = 0, off_m = 0, used = 0;
+	const char *p;
+	char sign = '+';
+
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi,
+			 &sec, &used) != 6 || used != 19)
+		return -1;
+	p = s + used;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	if (*p == 'Z') {
+		p++;
+	} else if ((*p == '+' || *p == '-') &&
+		   sscanf(p + 1, "%2d:%2d%n", &off_h, &off_m, &used) == 2 &&
+		   used == 5) {
+		sign = *p;
+		p += 6;
+	} else {
+		return -1;
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    sec > 60)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	*out = (long long)timegm(&tm) -
+	       (sign == '-' ? -1 : 1) * (off_h * 3600LL + off_m * 60LL);
+	return 0;
+}
+
+/* One MetricDataResults entry into m; warnings for unusable ones. */
+static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
+		       struct inv_warnings *w)
+{
+	const char *id = jstr(r, "Id"), *label = jstr(r, "Label");
+	const char *status = jstr(r, "StatusCode");
+	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(r, "Timestamps");
+	const cJSON *vs = cJSON_GetObjectItemCaseSensitive(r, "Values");
+	struct inv_series s = { .file = name };
+	char b1[96];
+	int n;
+
+	if (parse_query_id(id, &s) && parse_label(label, &s)) {
+		inv_warn(w, "'%s': metric result '%s' does not name an EBS volume and metric (see 'ebsize scan --metric-queries'); skipped",
+			 name, shown(id ? id : "?", b1, sizeof(b1)));
+		return;
+	}
+	if (status && strcmp(status, "Complete"))
+		inv_warn(w, "'%s': metric result '%s' has status %s; using the data it has",
+			 name, shown(id, b1, sizeof(b1)), status);
+	n = cJSON_GetArraySize(ts);
+	if (!cJSON_IsArray(ts) || !cJSON_IsArray(vs) ||
+	    n != cJSON_GetArraySize(vs)) {
+		inv_warn(w, "'%s': metric result '%s' has mismatched Timestamps and Values; skipped",
+			 name, shown(id, b1, sizeof(b1)));
+		return;
+	}
+	s.t = xcalloc((size_t)n + 1, sizeof(*s.t));
+	s.v = xcalloc((size_t)n + 1, sizeof(*s.v));
+	for (int i = 0; i < n; i++) {
+		const cJSON *t = cJSON_GetArrayItem(ts, i), *v = cJSON_GetArrayItem(vs, i);
+
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+		    parse_time(cJSON_GetStringValue(t), &s.t[s.n]))
+			continue;
+		s.v[s.n++] = v->valuedouble;
+	}
+	if (s.n < (size_t)n)
+		inv_warn(w, "'%s': metric result '%s': %zu of %d points unreadable; skipped",
+			 name, shown(id, b1, sizeof(b1)), (size_t)n - s.n, n);
+	xgrow((void **)&m->s, &m->alloc, m->n + 1, sizeof(*m->s));
+	m->s[m->n++] = s;
+}
+
+int inventory_parse_metrics(const char *name, const char *buf, size_t len,
+			    struct inv_metrics *m, struct inv_warnings *w,
+			    char *err)
+{
+	const cJSON *res, *r;
+	cJSON *doc = NULL;
+	int rc;
+
+	if ((rc = parse_whole(name, buf, len, &doc, err)))
+		return rc;
+	res = cJSON_GetObjectItemCaseSensitive(doc, "MetricDataResults");
+	if (!cJSON_IsArray(res)) {
+		cJSON_Delete(doc);
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"cannot parse '%s': no \"MetricDataResults\" array",
+				name);
+	}
+	cJSON_ArrayForEach(r, res)
+		add_result(name, r, m, w);
+	cJSON_Delete(doc);
+	return 0;
+}
+
+void inv_metrics_release(struct inv_metrics *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->s[i].t);
+		free(m->s[i].v);
+	}
+	free(m->s);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ------------------------------------------------------------ usage CSV */
+
+int inventory_parse_usage(const char *name, const char *buf, size_t len,
+			  struct inv_usage *u, char *err)
+{
+	struct csv_reader r;
+	char **f;
+	size_t n;
+	int st, rc = 0, first = 1;
+
+	csv_init(&r, buf, len);
+	while ((st = csv_next(&r, &f, &n)) == 1) {
+		struct inv_usage_row row = { .line = r.record_line };
+
+		if (first && n >= 1 && !strcmp(f[0], "volume_id")) {
+			first = 0;
+			continue;
+		}
+		first = 0;
+		if (n != 2 || !inventory_valid_volume_id(f[0]) ||
+		    parse_nonneg_double(f[1], &row.used_gib)) {
+			rc = ebs_fail(err, EBS_ERR_PARSE,
+				      "cannot parse '%s': line %zu: expected volume_id,used_gib",
+				      name, r.record_line);
+			goto out;
+		}
+		xsnprintf(row.vol_id, sizeof(row.vol_id), "%s", f[0]);
+		xgrow((void **)&u->row, &u->alloc, u->n + 1, sizeof(*u->row));
+		u->row[u->n++] = row;
+	}
+	if (st < 0)
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "cannot parse '%s': line %zu: unterminated quote",
+			      name, r.record_line);
+out:
+	csv_release(&r);
+	return rc;
+}
+
+void inv_usage_release(struct inv_usage *u)
+{
+	if (!u)
+		return;
+	free(u->row);
+	memset(u, 0, sizeof(*u));
+}

@@ -1,0 +1,557 @@
+/*
+ * scan.c - inventory analysis: one volume in, at most one finding out,
+ * with savings from model_cost() and the commands that apply it.
+ *
+ * One finding per volume, so totals never count a volume twice.  The order
+ * of preference: unattached (pays for nothing), then for gp2 a right-size
+ * when its data is small, burst risk when CloudWatch shows the bucket
+ * draining, else gp3 in place; for io1/io2/gp3 lower IOPS/throughput (or a
+ * cheaper type) when CloudWatch shows peaks far below what is provisioned.
+ *
+ * Pure: no I/O, no SQLite, no printing.  The gp2 -> gp3 equivalence and
+ * burst arithmetic are model.c's; this file only decides and explains.
+ */
+#include "ebsize/scan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebsize/err.h"
+#include "ebsize/util.h"
+
+static const char *const cat_names[SCAN_CAT_COUNT] = {
+	[SCAN_GP2_TO_GP3] = "gp2_to_gp3",
+	[SCAN_GP2_SIZED_FOR_IOPS] = "gp2_sized_for_iops",
+	[SCAN_GP2_BURST_RISK] = "gp2_burst_risk",
+	[SCAN_OVERPROVISIONED] = "overprovisioned",
+	[SCAN_UNATTACHED] = "unattached",
+	[SCAN_EXCLUDED] = "excluded",
+};
+
+const char *scan_cat_name(enum scan_cat c)
+{
+	return (unsigned)c < SCAN_CAT_COUNT ? cat_names[c] : NULL;
+}
+
+const char *scan_level_name(enum scan_level l)
+{
+	return l == SCAN_HIGH ? "high" : l == SCAN_MEDIUM ? "medium" : "low";
+}
+
+/* ------------------------------------------------------------ load */
+
+struct point {
+	long long t;
+	double v;
+};
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/*
+ * Largest per-timestamp sum of the points of two metrics (read + write),
+ * divided by the period.  -1 when there are no points.
+ */
+static double peak_rate(const struct inv_series *const *s, size_t n,
+			enum inv_metric a, enum inv_metric b, long period)
+{
+	struct point *pts = NULL;
+	size_t np = 0, alloc = 0;
+	double best = -1, sum;
+
+	for (size_t i = 0; i < n; i++) {
+		if ((s[i]->metric != a && s[i]->metric != b) ||
+		    s[i]->period_s != period)
+			continue;
+		xgrow((void **)&pts, &alloc, np + s[i]->n, sizeof(*pts));
+		for (size_t j = 0; j < s[i]->n; j++)
+			pts[np++] = (struct point){ s[i]->t[j], s[i]->v[j] };
+	}
+	if (np)
+		qsort(pts, np, sizeof(*pts), point_cmp);
+	for (size_t i = 0; i < np;) {
+		size_t j = i;
+
+		for (sum = 0; j < np && pts[j].t == pts[i].t; j++)
+			sum += pts[j].v;
+		best = fmax(best, sum / (double)period);
+		i = j;
+	}
+	free(pts);
+	return best;
+}
+
+int scan_load_from_series(const struct inv_series *const *s, size_t n,
+			  struct scan_load *out)
+{
+	long period = n ? s[0]->period_s : 0;
+	int skipped = 0;
+	double r;
+
+	memset(out, 0, sizeof(*out));
+	out->period_s = period;
+	for (size_t i = 0; i < n; i++) {
+		const struct inv_series *x = s[i];
+
+		if (x->period_s != period) {
+			skipped++;
+			continue;
+		}
+		for (size_t j = 0; j < x->n; j++) {
+			double v = x->v[j];
+
+			if (x->metric == IM_IOPS_EXCEEDED && v >= 0.5)
+				out->iops_exceeded++;
+			if (x->metric == IM_TPUT_EXCEEDED && v >= 0.5)
+				out->tput_exceeded++;
+			if (x->metric != IM_BURST_BALANCE)
+				continue;
+			if (!out->have_burst || x->t[j] < out->burst_first_t) {
+				out->burst_first_t = x->t[j];
+				out->burst_first_pct = v;
+			}
+			if (!out->have_burst || x->t[j] >= out->burst_last_t) {
+				out->burst_last_t = x->t[j];
+				out->burst_last_pct = v;
+			}
+			out->burst_min_pct = out->have_burst ?
+				fmin(out->burst_min_pct, v) : v;
+			out->have_burst = 1;
+		}
+	}
+	/* T15 [S6]: IOPS = Sum(ops) / P; B/s = Sum(bytes) / P */
+	if ((r = peak_rate(s, n, IM_READ_OPS, IM_WRITE_OPS, period)) >= 0) {
+		out->have_iops = 1;
+		out->peak_iops = r;
+	}
+	if ((r = peak_rate(s, n, IM_READ_BYTES, IM_WRITE_BYTES, period)) >= 0) {
+		out->have_mibps = 1;
+		out->peak_mibps = r / 1048576.0;
+	}
+	return skipped;
+}
+
+/* ------------------------------------------------------------ analysis */
+
+/*
+ * Money to a millionth of a dollar: far below a cent, and free of the
+ * binary noise of sums and differences (20.168499999999995 -> 20.1685),
+ * which keeps JSON/CSV values clean and cheap to print exactly.
+ */
+double scan_usd(double v)
+{
+	return round(v * 1e6) / 1e6;
+}
+
+static int price(const struct price_set *ps, const struct vol_config *c,
+		 double *usd, char *err)
+{
+	struct cost k;
+
+	if (model_cost(&ps->type[c->type], c, &k))
+		return ebs_fail(err, EBS_ERR_NOT_FOUND,
+				"no complete %s prices for region '%s'",
+				model_type_name(c->type), ps->region);
+	*usd = scan_usd(k.total);
+	return 0;
+}
+
+/* Headroom factor: 20 % -> 1.2. */
+static double grow_by(const struct scan_opts *o)
+{
+	return 1.0 + o->headroom_pct / 100.0;
+}
+
+/* The BurstBalance alarm of a gp2 that can burst (size < 1,000 GiB). */
+static void set_alarm(const struct scan_volume *v, const struct scan_opts *o,
+		      struct scan_finding *f)
+{
+	double size = (double)v->cfg.size_gib;
+	double base = model_gp2_baseline_iops(size);
+	double load = model_gp2_burst_iops(size);
+
+	if (load <= base)
+		return;
+	/* the observed peak when it drains the bucket, else the worst case:
+	 * a full burst at 3,000 IOPS (T2 [S1]) */
+	if (v->load && v->load->have_iops && v->load->peak_iops > base)
+		load = fmin(load, v->load->peak_iops);
+	f->alarm_pct = model_gp2_alarm_pct(size, load, o->alarm_lead_s);
+	f->alarm_load_iops = load;
+	f->alarm_lead_s = model_gp2_seconds_to_empty(
+		size, f->alarm_pct / 100.0 * GP2_BUCKET_CREDITS, load);
+}
+
+/* Seconds to the cliff from CloudWatch; < 0 when it cannot be told. */
+static double cliff_seconds(const struct scan_volume *v)
+{
+	const struct scan_load *l = v->load;
+	double size = (double)v->cfg.size_gib;
+	double credits = GP2_BUCKET_CREDITS, best = -1, t;
+
+	/* T15 derived: credits left = BurstBalance % x 5,400,000 */
+	if (l->have_burst)
+		credits = l->burst_last_pct / 100.0 * GP2_BUCKET_CREDITS;
+	if (l->have_iops &&
+	    (t = model_gp2_seconds_to_empty(size, credits, l->peak_iops)) >= 0)
+		best = t;
+	/* the observed drain rate of the balance itself */
+	if (l->have_burst && l->burst_last_pct < l->burst_first_pct &&
+	    l->burst_last_t > l->burst_first_t) {
+		double rate = (l->burst_first_pct - l->burst_last_pct) / 100.0 *
+			      GP2_BUCKET_CREDITS /
+			      (double)(l->burst_last_t - l->burst_first_t);
+
+		t = credits / rate;
+		best = best < 0 ? t : fmin(best, t);
+	}
+	return best;
+}
+
+/* Is a gp2 burning credits: peak above baseline, or the balance falling? */
+static int gp2_at_risk(const struct scan_volume *v)
+{
+	const struct scan_load *l = v->load;
+	double size = (double)v->cfg.size_gib;
+
+	if (!l || model_gp2_burst_iops(size) <= model_gp2_baseline_iops(size))
+		return 0;
+	return (l->have_iops && l->peak_iops > model_gp2_baseline_iops(size)) ||
+	       (l->have_burst && (l->burst_last_pct < l->burst_first_pct ||
+				  l->burst_min_pct < 50.0));
+}
+
+/*
+ * A gp2's finding: right-size when --usage shows at most half the size is
+ * needed, burst risk when CloudWatch shows credits draining, else gp3 in
+ * place at the equivalent IOPS and MiB/s.  Sets the alarm either way.
+ */
+static void gp2_finding(const struct scan_volume *v,
+			const struct volume_limits lim[VT_COUNT],
+			const struct scan_opts *o, struct scan_finding *f)
+{
+	long size = v->cfg.size_gib, target = 0;
+	struct vol_config eq;
+	model_gp3_like_gp2(&lim[VT_GP3], size, &eq);
+	f->prop = eq;
+	set_alarm(v, o, f);
+	if (v->used_gib >= 0 && v->used_gib <= (double)size) {
+		long want = (long)ceil(v->used_gib * grow_by(o) - 1e-9);
+		long floor_gib = model_gp3_min_size(&lim[VT_GP3], eq.iops);
+
+		if (want < floor_gib)
+			want = floor_gib;
+		if (want * 2 <= size) {
+			f->cat = SCAN_GP2_SIZED_FOR_IOPS;
+			f->prop.size_gib = want;
+			f->new_volume = 1;
+			f->risk = SCAN_MEDIUM;
+			f->confidence = SCAN_HIGH;
+			return;
+		}
+	}
+	if (gp2_at_risk(v)) {
+		f->cat = SCAN_GP2_BURST_RISK;
+		f->cliff_s = cliff_seconds(v);
+		f->risk = SCAN_LOW;
+		f->confidence = SCAN_MEDIUM;
+		return;
+	}
+	f->cat = SCAN_GP2_TO_GP3;
+	f->risk = SCAN_LOW;
+	f->confidence = SCAN_HIGH;
+	if (model_gp2_sized_for_iops(size, &target))
+		f->target_iops = target;
+}
+
+/* A candidate is better when legal-by-construction and cheaper. */
+static int consider(const struct price_set *ps, const struct vol_config *c,
+		    struct scan_finding *f, double *best)
+{
+	double usd = 0;
+
+	if (price(ps, c, &usd, NULL))
+		return 0;
+	if (usd < *best - 1e-9) {
+		*best = usd;
+		f->prop = *c;
+		return 1;
+	}
+	return 0;
+}
+
+/* io1/io2/gp3 against observed peaks (or io1 -> io2 without metrics). */
+static int piops_finding(const struct scan_volume *v,
+			 const struct price_set *ps,
+			 const struct volume_limits lim[VT_COUNT],
+			 const struct scan_opts *o, struct scan_finding *f)
+{
+	const struct scan_load *l = v->load;
+	const struct vol_config *cur = &v->cfg;
+	struct vol_config c;
+	double best = f->cur_usd, need_iops, need_mibps;
+	int gp3_won = 0;
+
+	f->cat = SCAN_OVERPROVISIONED;
+	f->risk = SCAN_LOW;
+	if (!l || !l->have_iops || l->iops_exceeded || l->tput_exceeded) {
+		if (cur->type != VT_IO1)
+			return 0;
+		/* T4: io2 costs no more per IOPS and is 99.999 % durable */
+		c = *cur;
+		c.type = VT_IO2;
+		f->confidence = SCAN_HIGH;
+		f->peak_iops = -1;
+		return consider(ps, &c, f, &best);
+	}
+	f->confidence = SCAN_MEDIUM;
+	need_iops = l->peak_iops * grow_by(o);
+	need_mibps = l->have_mibps ? l->peak_mibps * grow_by(o) :
+		     cur->type == VT_GP3 ? (double)cur->throughput_mibps :
+		     fmin(lim[VT_GP3].max_mibps,
+			  model_piops_max_mibps(cur->type, (double)cur->iops));
+	if (cur->type == VT_GP3) {
+		if (!model_gp3_for_load(&lim[VT_GP3], cur->size_gib, need_iops,
+					need_mibps, &c) &&
+		    c.iops <= cur->iops && c.throughput_mibps <= cur->throughput_mibps)
+			consider(ps, &c, f, &best);
+	} else {
+		c = *cur;
+		c.iops = (long)fmax((double)lim[cur->type].min_iops, ceil(need_iops));
+		if (c.iops < cur->iops)
+			consider(ps, &c, f, &best);
+		c.type = VT_IO2;
+		if (cur->type == VT_IO1 && c.iops <= cur->iops)
+			consider(ps, &c, f, &best);
+		if (!model_gp3_for_load(&lim[VT_GP3], cur->size_gib, need_iops,
+					need_mibps, &c))
+			gp3_won = consider(ps, &c, f, &best);
+	}
+	if (best >= f->cur_usd - 1e-9)
+		return 0;
+	if (gp3_won) {
+		f->risk = SCAN_MEDIUM;
+		f->to_gp3_from_piops = 1;
+	}
+	f->no_byte_metrics = !l->have_mibps;
+	return 1;
+}
+
+/* Start a finding from the volume (o NULL for exclusions). */
+static void init_finding(const struct scan_volume *v,
+			 const struct scan_opts *o, struct scan_finding *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->cur = v->cfg;
+	f->cur.count = 1;
+	f->cliff_s = -1;
+	f->used_gib = v->used_gib;
+	f->peak_iops = v->load && v->load->have_iops ? v->load->peak_iops : -1;
+	f->burst_data = v->load && v->load->have_burst;
+	f->headroom_pct = o ? o->headroom_pct : 0;
+}
+
+int scan_analyze(const struct scan_volume *v, const struct price_set *ps,
+		 const struct volume_limits lim[VT_COUNT],
+		 const struct scan_opts *o, struct scan_finding *f, char *err)
+{
+	int rc;
+
+	init_finding(v, o, f);
+	if (price(ps, &f->cur, &f->cur_usd, err))
+		return -1;
+	if (v->available) {
+		f->cat = SCAN_UNATTACHED;
+		f->risk = SCAN_HIGH;
+		f->confidence = SCAN_HIGH;
+		f->save_usd = f->cur_usd;
+		return f->save_usd >= o->min_savings_usd && f->save_usd > 0;
+	}
+	if (v->cfg.type == VT_GP2) {
+		gp2_finding(v, lim, o, f);
+	} else if (v->cfg.type == VT_GP3 || v->cfg.type == VT_IO1 ||
+		   v->cfg.type == VT_IO2) {
+		if ((rc = piops_finding(v, ps, lim, o, f)) <= 0)
+			return 0;
+	} else {
+		return 0;
+	}
+	if (price(ps, &f->prop, &f->prop_usd, err))
+		return -1;
+	f->save_usd = scan_usd(f->cur_usd - f->prop_usd);
+	if (f->cat == SCAN_GP2_BURST_RISK)
+		return 1;
+	return f->save_usd > 1e-9 && f->save_usd >= o->min_savings_usd;
+}
+
+int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
+		  const char *why, struct scan_finding *f, char *err)
+{
+	init_finding(v, NULL, f);
+	f->cat = SCAN_EXCLUDED;
+	f->confidence = SCAN_HIGH;
+	f->excluded_by = why;
+	return price(ps, &f->cur, &f->cur_usd, err) ? -1 : 1;
+}
+
+/* ------------------------------------------------------------ reasons */
+
+void scan_reason(const struct scan_finding *f, char *buf, size_t n)
+{
+	const struct vol_config *c = &f->cur, *p = &f->prop;
+
+	switch (f->cat) {
+	case SCAN_GP2_TO_GP3:
+		if (f->target_iops)
+			xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s is nowhere slower; the size looks chosen for %ld IOPS: give --usage to price a smaller gp3",
+				  p->iops, p->throughput_mibps, f->target_iops);
+		else
+			xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s is nowhere slower than gp2 of %ld GiB",
+				  p->iops, p->throughput_mibps, c->size_gib);
+		break;
+	case SCAN_GP2_SIZED_FOR_IOPS:
+		xsnprintf(buf, n, "%.1f GiB used of %ld: a new %ld GiB gp3 (used + %g %% headroom) at %ld IOPS and %ld MiB/s keeps the performance; EBS cannot shrink, so copy the data",
+			  f->used_gib, c->size_gib, p->size_gib, f->headroom_pct,
+			  p->iops, p->throughput_mibps);
+		break;
+	case SCAN_GP2_BURST_RISK:
+		xsnprintf(buf, n, "observed peak %.0f IOPS against a %.0f IOPS baseline%s; gp3 at %ld IOPS sustains it without credits%s",
+			  f->peak_iops > 0 ? f->peak_iops : 0.0,
+			  model_gp2_baseline_iops((double)c->size_gib),
+			  f->burst_data ? ", BurstBalance falling" : "", p->iops,
+			  f->burst_data ? "" : " (cliff assumes a full bucket: no BurstBalance data)");
+		break;
+	case SCAN_OVERPROVISIONED:
+		if (f->peak_iops < 0)
+			xsnprintf(buf, n, "io2 at the same %ld IOPS costs less (tiered IOPS price) and is more durable",
+				  c->iops);
+		else
+			xsnprintf(buf, n, "observed peak %.0f IOPS%s; %s at %ld IOPS keeps %g %% headroom%s",
+				  f->peak_iops,
+				  f->no_byte_metrics ? " (no byte metrics: throughput kept)" : "",
+				  model_type_name(p->type), p->iops, f->headroom_pct,
+				  f->to_gp3_from_piops ? "; gp3 has single-digit ms latency and 99.8-99.9 % durability, io2 sub-ms and 99.999 %" : "");
+		break;
+	case SCAN_UNATTACHED:
+		xsnprintf(buf, n, "unattached (state available): snapshot, then delete; the snapshot is billed separately");
+		break;
+	case SCAN_EXCLUDED:
+		xsnprintf(buf, n, "exempted by tag %s", f->excluded_by ? f->excluded_by : "?");
+		break;
+	case SCAN_CAT_COUNT:
+		buf[0] = '\0';
+		break;
+	}
+}
+
+/* ------------------------------------------------------------ commands */
+
+char *scan_command(const struct scan_finding *f, const char *id,
+		   const char *region, const char *az)
+{
+	const struct vol_config *p = &f->prop;
+	char extra[96] = "", buf[512];
+
+	if (f->cat == SCAN_EXCLUDED)
+		return NULL;
+	if (f->cat == SCAN_UNATTACHED)
+		return xstrfmt("snap=$(aws ec2 create-snapshot --region %s --volume-id %s --description 'ebsize: before deleting unattached %s' --query SnapshotId --output text) && aws ec2 wait snapshot-completed --region %s --snapshot-ids \"$snap\" && aws ec2 delete-volume --region %s --volume-id %s",
+			       region, id, id, region, region, id);
+	if (p->type == VT_GP3)
+		xsnprintf(extra, sizeof(extra), " --iops %ld --throughput %ld",
+			  p->iops, p->throughput_mibps);
+	else if (p->type == VT_IO1 || p->type == VT_IO2)
+		xsnprintf(extra, sizeof(extra), " --iops %ld", p->iops);
+	if (f->new_volume)
+		return xstrfmt("aws ec2 create-volume --region %s --availability-zone %s --volume-type %s --size %ld%s --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=%s}]'",
+			       region, az, model_type_name(p->type), p->size_gib,
+			       extra, id);
+	/* T14: one modification carries type, IOPS and throughput together
+	 * (at most 4 per volume per 24 h) */
+	xsnprintf(buf, sizeof(buf),
+		  "aws ec2 modify-volume --region %s --volume-id %s --volume-type %s%s",
+		  region, id, model_type_name(p->type), extra);
+	return xstrdup(buf);
+}
+
+char *scan_alarm_command(const struct scan_finding *f, const char *id,
+			 const char *region)
+{
+	char buf[768];
+
+	if (f->alarm_pct <= 0)
+		return NULL;
+
+	xsnprintf(buf, sizeof(buf), "aws cloudwatch put-metric-alarm --region %s --alarm-name ebsize-burstbalance-%s --alarm-description 'gp2 %s: about %ld min of burst left at %ld IOPS' --namespace AWS/EBS --metric-name BurstBalance --dimensions Name=VolumeId,Value=%s --statistic Minimum --period 60 --evaluation-periods 1 --threshold %ld --comparison-operator LessThanOrEqualToThreshold",
+		       region, id, id, (long)floor(f->alarm_lead_s / 60.0),
+		       (long)f->alarm_load_iops, id, (long)f->alarm_pct);
+	return xstrdup(buf);
+}
+
+char *scan_vac_name(const struct vol_config *c)
+{
+	if (c->type == VT_GP3)
+		return xstrfmt("ebsize-gp3-%ld-%ld", c->iops, c->throughput_mibps);
+	return xstrfmt("ebsize-%s-%ld", model_type_name(c->type), c->iops);
+}
+
+/* Only in-place changes of a live volume go through a VolumeAttributesClass. */
+static int vac_applies(const struct scan_finding *f)
+{
+	return !f->new_volume && f->cat != SCAN_UNATTACHED &&
+	       f->cat != SCAN_EXCLUDED;
+}
+
+char *scan_vac_manifest(const struct scan_finding *f)
+{
+	char *name, *out, tput[64] = "";
+
+	if (!vac_applies(f))
+		return NULL;
+	name = scan_vac_name(&f->prop);
+	if (f->prop.type == VT_GP3)
+		xsnprintf(tput, sizeof(tput), "  throughput: \"%ld\"\n",
+			  f->prop.throughput_mibps);
+	/* T13 [K2, K3]: storage.k8s.io/v1 from Kubernetes 1.34 */
+	out = xstrfmt("apiVersion: storage.k8s.io/v1\n"
+		      "kind: VolumeAttributesClass\n"
+		      "metadata:\n"
+		      "  name: %s\n"
+		      "driverName: ebs.csi.aws.com\n"
+		      "parameters:\n"
+		      "  type: %s\n"
+		      "  iops: \"%ld\"\n"
+		      "%s",
+		      name, model_type_name(f->prop.type), f->prop.iops, tput);
+	free(name);
+	return out;
+}
+
+int scan_k8s_name_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (!n || n > 253 || !strchr("abcdefghijklmnopqrstuvwxyz0123456789", s[0]) ||
+	    !strchr("abcdefghijklmnopqrstuvwxyz0123456789", s[n - 1]))
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-.") == n;
+}
+
+char *scan_kubectl_patch(const struct scan_finding *f, const char *ns,
+			 const char *pvc)
+{
+	char *name, *out;
+
+	if (!vac_applies(f) || !scan_k8s_name_ok(ns) || !scan_k8s_name_ok(pvc))
+		return NULL;
+	name = scan_vac_name(&f->prop);
+	out = xstrfmt("kubectl patch pvc %s -n %s --type merge -p '{\"spec\":{\"volumeAttributesClassName\":\"%s\"}}'",
+		      pvc, ns, name);
+	free(name);
+	return out;
+}
