@@ -17,6 +17,12 @@ PKG_CONFIG ?= pkg-config
 PKGS      := sqlite3 libcurl libcjson xlsxwriter
 
 OPTFLAGS  ?= -O2 -g
+# `make V=1` shows the full compiler command lines
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 WARN      := -Wall -Wextra -Wpedantic -Wshadow -Wvla -Wformat=2 \
              -Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
              -Wpointer-arith -Wcast-qual -Wundef -Wno-unused-parameter
@@ -59,14 +65,17 @@ check-deps:
 	  echo "error: missing build dependencies ($(PKGS)); run 'make deps' first" >&2; exit 1; }
 
 $(BIN): $(OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
 $(BUILD)/%.o: src/%.c | $(BUILD)/gen/embedded.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # Generated: schema, seed SQL and the price snapshot as C arrays.
 $(BUILD)/gen/embedded.c: $(EMBED_IN) $(BUILD)/tools/embed
@@ -79,10 +88,12 @@ $(BUILD)/tools/embed: tools/embed.c
 
 $(BUILD)/unit/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -c -o $@ $<
 
 $(BUILD)/test-unit: $(UNIT_OBJS) $(LIB_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
 
 test: all $(BUILD)/test-unit
 	@EBSIZE_BIN=$(abspath $(BIN)) UNIT_BIN=$(abspath $(BUILD)/test-unit) \

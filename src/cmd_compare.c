@@ -101,15 +101,19 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 /*
  * The configuration of type t that is never slower than the gp2 of `size`
- * under `iops`: gp3 by model_gp3_for_gp2, io1/io2 with the same IOPS (size
- * raised to their IOPS-per-GiB rule), HDD and standard at the same size.
+ * under `iops`: gp3 by model_gp3_like_gp2 with at least `iops`, io1/io2
+ * with the same IOPS (size raised to their IOPS-per-GiB rule), HDD and
+ * standard at the same size.  lims holds every type's rules.
  */
 static void equivalent(enum vol_type t, long size, long iops,
-		       const struct volume_limits *lim, struct vol_config *cfg)
+		       const struct volume_limits *lims, struct vol_config *cfg)
 {
+	const struct volume_limits *lim = &lims[t];
 	struct vol_config gp3;
 
-	model_gp3_for_gp2(size, iops, &gp3);
+	model_gp3_like_gp2(&lims[VT_GP3], size, &gp3);
+	if (gp3.iops < iops)
+		gp3.iops = iops;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->type = t;
 	cfg->size_gib = size;
@@ -182,7 +186,8 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		return EXIT_RUNTIME;
 	}
 	for (int i = 0; i < VT_COUNT; i++)
-		if (a.want[i] && db_load_limits(ctx->db, (enum vol_type)i, NULL, &lim[i], err)) {
+		if ((a.want[i] || i == VT_GP3) &&
+		    db_load_limits(ctx->db, (enum vol_type)i, NULL, &lim[i], err)) {
 			msg_error("%s", err);
 			return EXIT_RUNTIME;
 		}
@@ -216,7 +221,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 
 			if (!a.want[ty])
 				continue;
-			equivalent((enum vol_type)ty, a.sizes[i], a.iops, &lim[ty], &cfg);
+			equivalent((enum vol_type)ty, a.sizes[i], a.iops, lim, &cfg);
 			if (model_validate(&lim[ty], &cfg, NULL, NULL, 0) ||
 			    model_cost(&ps.type[ty], &cfg, &c)) {
 				out_note(doc, "no legal %s matches gp2 %ld GiB", model_type_name(ty),

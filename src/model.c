@@ -74,20 +74,6 @@ double model_gp2_baseline_mibps(double size_gib)
 	return size_gib >= 334.0 ? 250.0 : 128.0;
 }
 
-void model_gp3_for_gp2(long size_gib, long at_least_iops, struct vol_config *out)
-{
-	double base = model_gp2_baseline_iops((double)size_gib);
-	double iops = fmax(fmax(3000.0, base), (double)at_least_iops);
-
-	memset(out, 0, sizeof(*out));
-	out->type = VT_GP3;
-	out->size_gib = size_gib;
-	out->iops = (long)ceil(iops);
-	out->throughput_mibps = model_gp2_burst_mibps((double)size_gib) > 128 ? 250 : 125;
-	/* gp3 needs 0.25 MiB/s per IOPS: 250 MiB/s needs 1,000 IOPS, covered */
-	out->count = 1;
-}
-
 /* ------------------------------------------------------------ st1/sc1 */
 
 double model_hdd_baseline_mibps(enum vol_type t, double size_gib)

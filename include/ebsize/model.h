@@ -171,13 +171,6 @@ double model_gp2_baseline_mibps(double size_gib);
 #define GP2_BUCKET_CREDITS 5400000.0  /* T2 [S1, R3] */
 #define GP2_BURST_IOPS 3000.0         /* T2 [S1] */
 
-/*
- * The gp3 that is never slower than a gp2 of size_gib (T2, T3): IOPS =
- * max(3,000, gp2 baseline, at_least_iops) -- 3,000 covers the gp2 burst --
- * and 250 MiB/s when the gp2 reaches 250 (above 170 GiB), else the
- * included 125 (a gp2 of 170 GiB or less tops out at 128).  Same size.
- */
-void model_gp3_for_gp2(long size_gib, long at_least_iops, struct vol_config *out);
 /* ------------------------------------------------------------ gp2 -> gp3 */
 
 /*
