@@ -25,18 +25,7 @@ v = f[0]
 for k in sys.argv[3].split("."):
     v = v[k]
 print("null" if v is None else v)' "$T/out" "$1" "$2" 2>&1)
-	if /usr/bin/python3 -c '
-import sys
-g, e, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
-try:
-    ok = abs(float(g) - float(e)) <= tol
-except ValueError:
-    ok = g == e
-sys.exit(0 if ok else 1)' "$got" "$3" "${5:-0}"; then
-		ok "$4"
-	else
-		fail "$4" "$1 $2 = '$got', expected $3"
-	fi
+	expect_value "$got" "$3" "$4" "${5:-0}" "$1 $2"
 }
 
 # ---------------------------------------------------------------- help, usage

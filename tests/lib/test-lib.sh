@@ -95,9 +95,9 @@ for k in sys.argv[1].split("."):
 print(json.dumps(d) if isinstance(d, (dict, list)) else d)' "$1"
 }
 
-# expect_json PATH EXPECTED DESC [TOL]: number within TOL (default exact) or string equal
-expect_json() {
-	got=$(json_get "$1" <"$T/out" 2>/dev/null)
+# expect_value GOT EXPECTED DESC [TOL] [WHAT]: GOT is a number within TOL
+# (default exact) of EXPECTED, or the same string
+expect_value() {
 	if /usr/bin/python3 -c '
 import sys
 g, e, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
@@ -105,9 +105,14 @@ try:
     ok = abs(float(g) - float(e)) <= tol
 except ValueError:
     ok = g == e
-sys.exit(0 if ok else 1)' "$got" "$2" "${4:-0}"; then
+sys.exit(0 if ok else 1)' "$1" "$2" "${4:-0}"; then
 		ok "$3"
 	else
-		fail "$3" "$1 = '$got', expected $2 (tol ${4:-0})"
+		fail "$3" "${5:-value} = '$1', expected $2 (tol ${4:-0})"
 	fi
+}
+
+# expect_json PATH EXPECTED DESC [TOL]: a member of the JSON on stdout
+expect_json() {
+	expect_value "$(json_get "$1" <"$T/out" 2>/dev/null)" "$2" "$3" "${4:-0}" "$1"
 }
