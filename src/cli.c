@@ -164,6 +164,42 @@ int cmd_parse_double(const char *cmd, const char *opt, const char *val,
 	return 0;
 }
 
+/* "a, b or c" from the names of subs, for messages. */
+static void list_names(const struct subcmd *subs, size_t n, char *buf,
+		       size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && o < len; i++) {
+		const char *sep = !i ? "" : i + 1 == n ? " or " : ", ";
+
+		xsnprintf(buf + o, len - o, "%s%s", sep, subs[i].name);
+		o = strlen(buf);
+	}
+}
+
+int cmd_dispatch(const char *cmd, const char *usage, const struct subcmd *subs,
+		 size_t n, int argc, char **argv, struct cli_ctx *ctx)
+{
+	char names[256];
+
+	list_names(subs, n, names, sizeof(names));
+	if (argc < 2)
+		return msg_usage_error(cmd, "missing subcommand (%s)", names);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(argv[1], subs[i].name)) {
+			optind = 0;
+			return subs[i].fn(argc - 1, argv + 1, ctx);
+		}
+	}
+	return msg_usage_error(cmd, "unknown subcommand '%s' (use %s)", argv[1], names);
+}
+
 int cmd_parse_types(const char *cmd, const char *list, int *want)
 {
 	char *copy = xstrdup(list), *s = copy;

@@ -1310,30 +1310,19 @@ out:
 
 /* ------------------------------------------------------------ dispatch */
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv, struct cli_ctx *ctx);
-} subcommands[] = {
-	{ "compare", bench_compare },
-	{ "import", bench_import },
-	{ "k8s", bench_k8s },
-	{ "list", bench_list },
-	{ "resume", bench_resume },
+/* In the order the help lists them. */
+static const struct subcmd subcommands[] = {
 	{ "run", bench_run },
+	{ "resume", bench_resume },
+	{ "import", bench_import },
+	{ "list", bench_list },
 	{ "show", bench_show },
+	{ "compare", bench_compare },
+	{ "k8s", bench_k8s },
 };
 
 int cmd_bench(int argc, char **argv, struct cli_ctx *ctx)
 {
-	if (argc < 2)
-		return msg_usage_error("bench", "missing subcommand (run, resume, import, list, show, compare or k8s)");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(subcommands); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].fn(argc - 1, argv + 1, ctx);
-	return msg_usage_error("bench", "unknown subcommand '%s' (use run, resume, import, list, show, compare or k8s)",
-			       argv[1]);
+	return cmd_dispatch("bench", usage_text, subcommands,
+			    ARRAY_SIZE(subcommands), argc, argv, ctx);
 }

@@ -667,30 +667,17 @@ static int cmd_diff(int argc, char **argv, struct cli_ctx *ctx)
 
 /* ------------------------------------------------------------ dispatch */
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv, struct cli_ctx *ctx);
-} subcommands[] = {
-	{ "diff", cmd_diff },
-	{ "fetch", cmd_fetch },
-	{ "history", cmd_history },
-	{ "import", cmd_import },
+/* In the order the help lists them. */
+static const struct subcmd subcommands[] = {
 	{ "show", cmd_show },
+	{ "fetch", cmd_fetch },
+	{ "import", cmd_import },
+	{ "history", cmd_history },
+	{ "diff", cmd_diff },
 };
 
 int cmd_pricing(int argc, char **argv, struct cli_ctx *ctx)
 {
-	if (argc < 2)
-		return msg_usage_error("pricing",
-				       "missing subcommand (show, fetch, import, history or diff)");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(subcommands); i++)
-		if (!strcmp(argv[1], subcommands[i].name)) {
-			optind = 0;
-			return subcommands[i].fn(argc - 1, argv + 1, ctx);
-		}
-	return msg_usage_error("pricing", "unknown subcommand '%s'", argv[1]);
+	return cmd_dispatch("pricing", usage_text, subcommands,
+			    ARRAY_SIZE(subcommands), argc, argv, ctx);
 }

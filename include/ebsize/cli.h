@@ -61,6 +61,20 @@ int cmd_parse_long(const char *cmd, const char *opt, const char *val,
 int cmd_parse_double(const char *cmd, const char *opt, const char *val,
 		     double min, double max, double *out);
 
+/* One subcommand of a command with subcommands (pricing, bench). */
+struct subcmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct cli_ctx *ctx);
+};
+
+/*
+ * Run the subcommand argv[1] of cmd from subs (n rows): it sees argv from
+ * its own name on, with getopt reset.  -h/--help prints usage; a missing or
+ * unknown subcommand is a usage error that lists the names.
+ */
+int cmd_dispatch(const char *cmd, const char *usage, const struct subcmd *subs,
+		 size_t n, int argc, char **argv, struct cli_ctx *ctx);
+
 /* Parse "gp2,gp3,..." into want[VT_COUNT]; prints a usage error, -1. */
 int cmd_parse_types(const char *cmd, const char *list, int *want);
 /* Check a YYYY-MM-DD date option; prints a usage error, -1. */

@@ -22,7 +22,7 @@ usage_error "fetch: plain http to a remote host" \
 AWS_ENDPOINT_URL=http://10.0.0.1:80 usage_error "fetch: AWS_ENDPOINT_URL is checked too" \
 	"endpoint 'http://10.0.0.1:80' must use https (plain http only to a loopback host)" \
 	pricing fetch
-usage_error "pricing: unknown subcommand" "unknown subcommand 'frob'" pricing frob
+usage_error "pricing: unknown subcommand" "unknown subcommand 'frob' (use show, fetch, import, history or diff)" pricing frob
 
 # no credentials anywhere: the message says where it looked
 run pricing fetch --endpoint http://127.0.0.1:9
