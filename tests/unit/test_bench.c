@@ -369,6 +369,13 @@ static const struct {
 	{ "size 64m\nphase a rw=read bs=4k\nphase a rw=read bs=4k\n", "line 3: phase 'a' defined twice" },
 	{ "size 64m\nfrobnicate\n", "line 2: expected 'profile', 'size' or 'phase', not 'frobnicate'" },
 	{ "size 64m\nphase a rw=read bs=4k burst_runtime=5\n", "burst_runtime= needs runtime=" },
+	/* fuzz regressions: a bs that does not fit was cut to 15 characters
+	 * ("000000000000000" for fio); words past the 16th were ignored */
+	{ "size 64m\nphase a rw=read bs=0000000000000004k\n",
+	  "line 2: bad bs '0000000000000004k'" },
+	{ "size 64m\nphase a rw=read bs=4k iops_log iops_log iops_log iops_log"
+	  " iops_log iops_log iops_log iops_log iops_log iops_log iops_log"
+	  " iops_log iops_log iops_log rm -rf\n", "line 2: more than 16 words" },
 };
 
 static void test_profiles_bad(void)
