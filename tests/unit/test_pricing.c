@@ -401,6 +401,38 @@ static void test_instances(void)
 	instance_list_release(&il);
 }
 
+/*
+ * Found while fuzzing: NUL bytes counted as blanks between documents
+ * (strchr finds the terminator), so a file of NULs was "empty" and NULs
+ * after a document were accepted.
+ */
+static void test_instances_bad(void)
+{
+	static const struct {
+		const char *doc;
+		size_t len;
+		const char *want;
+	} cases[] = {
+		{ "\0\0", 2, "cannot parse 'i.json': line 1: not valid JSON" },
+		{ "{\"InstanceTypes\": []}\0", 22,
+		  "cannot parse 'i.json': line 1: not valid JSON" },
+		{ " \n", 2, "cannot parse 'i.json': empty" },
+		{ "{\"InstanceTypes\": [{}]}", 23,
+		  "cannot parse 'i.json': InstanceTypes entry 1: no \"InstanceType\"" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct instance_list il = { 0 };
+		char err[EBS_ERRLEN] = "";
+		int rc = instances_parse(cases[i].doc, cases[i].len, "i.json", "src",
+					 "2026-01-01", &il, err);
+
+		CHECK(rc == EBS_ERR_PARSE && !strcmp(err, cases[i].want),
+		      "bad instances document %zu: '%s'", i, err);
+		instance_list_release(&il);
+	}
+}
+
 /* A failing commit leaves no snapshot behind (real SQLite). */
 static void test_commit_refusals(void)
 {
@@ -452,5 +484,6 @@ void test_pricing(void)
 	test_endpoints();
 	test_creds();
 	test_instances();
+	test_instances_bad();
 	test_commit_refusals();
 }
