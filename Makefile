@@ -103,19 +103,20 @@ perf: all $(BUILD)/bench-solver
 # Fuzzing (not part of `make test`): one libFuzzer binary per parser, the
 # parser's sources compiled straight into it.  Seeds: tests/fixtures/ and
 # tests/fuzz/corpus/NAME/; new inputs go to build/fuzz/corpus/NAME/,
-# crashes to build/fuzz/crash-NAME-*.
+# crashes to build/fuzz/crash-NAME-*.  clang's -Wformat=2 also flags the
+# v*printf wrappers of util.c, hence -Wno-format-nonliteral.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 -DEBSIZE_VERSION='"$(VERSION)"' -Iinclude \
                 $(shell $(PKG_CONFIG) --cflags libcjson 2>/dev/null) \
-                -g -O1 -fno-omit-frame-pointer \
+                $(WARN) -Wno-format-nonliteral -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
                 bench_profile csv
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
-# name: sources, libs, max_len, seed files from tests/fixtures
+# per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
                           src/model.c src/util.c
 fuzz_src_fio_log       := $(fuzz_src_fio_result)
@@ -144,30 +145,21 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(fuzz_src_$$*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(fuzz_src_$*) $(FUZZ_CJSON) -lm
 
+# One fuzzer at a time (they each want a core): fuzz-run-NAME in turn.
 fuzz: $(FUZZ_BINS)
-	@set -e; for n in $(FUZZ_NAMES); do \
-	  c=build/fuzz/corpus/$$n; mkdir -p $$c tests/fuzz/corpus/$$n; \
-	  case $$n in \
-	  fio_result) s="$(wildcard $(fuzz_seed_fio_result))";; \
-	  fio_log) s="$(wildcard $(fuzz_seed_fio_log))";; \
-	  pricing) s="$(wildcard $(fuzz_seed_pricing))";; \
-	  instances) s="$(wildcard $(fuzz_seed_instances))";; \
-	  csv) s="$(wildcard $(fuzz_seed_csv))";; \
-	  *) s="";; esac; \
-	  for f in $$s; do cp $$f $$c/; done; \
-	  case $$n in \
-	  fio_result) l=$(fuzz_len_fio_result);; fio_log) l=$(fuzz_len_fio_log);; \
-	  pricing) l=$(fuzz_len_pricing);; instances) l=$(fuzz_len_instances);; \
-	  burst_profile) l=$(fuzz_len_burst_profile);; \
-	  bench_profile) l=$(fuzz_len_bench_profile);; *) l=$(fuzz_len_csv);; esac; \
-	  echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
-	  build/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
-	    -max_len=$$l -timeout=10 -print_final_stats=1 \
-	    -artifact_prefix=build/fuzz/crash-$$n- \
-	    $$c tests/fuzz/corpus/$$n 2>build/fuzz/$$n.log || \
-	    { tail -40 build/fuzz/$$n.log; exit 1; }; \
-	  grep '^stat::number_of_executed_units' build/fuzz/$$n.log; \
-	done
+	@for n in $(FUZZ_NAMES); do \
+	  $(MAKE) --no-print-directory fuzz-run-$$n || exit 1; done
+
+fuzz-run-%: build/fuzz/fuzz_%
+	@mkdir -p build/fuzz/corpus/$* tests/fuzz/corpus/$*
+	@for f in $(wildcard $(fuzz_seed_$*)); do cp $$f build/fuzz/corpus/$*/; done
+	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
+	@$< -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	  -max_len=$(fuzz_len_$*) -timeout=10 -print_final_stats=1 \
+	  -artifact_prefix=build/fuzz/crash-$*- \
+	  build/fuzz/corpus/$* tests/fuzz/corpus/$* 2>build/fuzz/$*.log || \
+	  { tail -40 build/fuzz/$*.log; echo "fuzz: $* failed, see build/fuzz/$*.log" >&2; exit 1; }
+	@grep '^stat::number_of_executed_units' build/fuzz/$*.log
 
 deps:
 	sh tools/deps.sh
