@@ -259,10 +259,10 @@ static const struct {
 };
 
 /*
- * Fuzz regression: rows sharing one time stamp were each compared with
- * every earlier row (quadratic).  Generated: n rows at 1,000 ms
- * alternating read 1 / write 2 make one sample of 3 IOPS (the first row
- * of each direction; the repeats are flush rows).
+ * Found in review while fuzzing: rows sharing one time stamp were each
+ * compared with every earlier row (quadratic).  Generated: n rows at
+ * 1,000 ms alternating read 1 / write 2 make one sample of 3 IOPS (the
+ * first row of each direction; the repeats are flush rows).
  */
 static void test_fio_log_one_stamp(void)
 {
@@ -369,8 +369,9 @@ static const struct {
 	{ "size 64m\nphase a rw=read bs=4k\nphase a rw=read bs=4k\n", "line 3: phase 'a' defined twice" },
 	{ "size 64m\nfrobnicate\n", "line 2: expected 'profile', 'size' or 'phase', not 'frobnicate'" },
 	{ "size 64m\nphase a rw=read bs=4k burst_runtime=5\n", "burst_runtime= needs runtime=" },
-	/* fuzz regressions: a bs that does not fit was cut to 15 characters
-	 * ("000000000000000" for fio); words past the 16th were ignored */
+	/* found in review while fuzzing: a bs that did not fit was cut to 15
+	 * characters ("000000000000000" for fio); words past the 16th were
+	 * ignored */
 	{ "size 64m\nphase a rw=read bs=0000000000000004k\n",
 	  "line 2: bad bs '0000000000000004k'" },
 	{ "size 64m\nphase a rw=read bs=4k iops_log iops_log iops_log iops_log"

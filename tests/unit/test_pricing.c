@@ -248,9 +248,9 @@ static char *offer_file(size_t n)
 }
 
 /*
- * Fuzz regressions: every product's terms were looked up by a linear
- * search (quadratic in the products of an offer file), and the duplicate
- * check over the prices is linear, so the list is now capped.
+ * Found in review while fuzzing: every product's terms were looked up by
+ * a linear search (quadratic in the products of an offer file), and the
+ * duplicate check over the prices is linear, so the list is now capped.
  */
 static void test_offer_file_size(void)
 {
@@ -402,9 +402,9 @@ static void test_instances(void)
 }
 
 /*
- * Found while fuzzing: NUL bytes counted as blanks between documents
- * (strchr finds the terminator), so a file of NULs was "empty" and NULs
- * after a document were accepted.
+ * Found in review while fuzzing: NUL bytes counted as blanks between
+ * documents (strchr finds the terminator), so a file of NULs was "empty"
+ * and NULs after a document were accepted.
  */
 static void test_instances_bad(void)
 {
