@@ -7,6 +7,7 @@
 #   make deps                   install the Debian packages the build and tests need
 #   make install PREFIX=/usr/local DESTDIR=
 #   make perf                   the benchmarks under tests/perf
+#   make fuzz FUZZ_SECONDS=60   libFuzzer on the parsers (clang; build/fuzz/)
 #   make fmt                    clang-format the sources
 
 VERSION   := 0.1.0
@@ -56,7 +57,8 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%.o)
 EMBED_IN  := sql/schema.sql $(sort $(wildcard sql/seed/*.sql)) pricing/snapshot.csv
 
-.PHONY: all test unit e2e deps install uninstall clean perf fmt help check-deps
+.PHONY: all test unit e2e deps install uninstall clean perf fmt help check-deps \
+        fuzz fuzz-build
 
 all: check-deps $(BIN)
 
@@ -108,6 +110,67 @@ $(BUILD)/bench-solver: tests/perf/bench_solver.c $(LIB_OBJS)
 perf: all $(BUILD)/bench-solver
 	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
 	  sh tests/perf/run.sh
+
+# Fuzzing (not part of `make test`): one libFuzzer binary per parser, the
+# parser's sources compiled straight into it.  Seeds: tests/fixtures/ and
+# tests/fuzz/corpus/NAME/; new inputs go to build/fuzz/corpus/NAME/,
+# crashes to build/fuzz/crash-NAME-*.  clang's -Wformat=2 also flags the
+# v*printf wrappers of util.c, hence -Wno-format-nonliteral.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+                -DEBSIZE_VERSION='"$(VERSION)"' -Iinclude \
+                $(shell $(PKG_CONFIG) --cflags libcjson 2>/dev/null) \
+                $(WARN) -Wno-format-nonliteral -g -O1 -fno-omit-frame-pointer \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
+FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
+                bench_profile csv
+FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+# per NAME: the sources it links, -max_len, seed files from the fixtures
+fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
+                          src/model.c src/util.c
+fuzz_src_fio_log       := $(fuzz_src_fio_result)
+fuzz_src_pricing       := src/pricing_parse.c src/util.c
+fuzz_src_instances     := src/instances_parse.c src/util.c
+fuzz_src_burst_profile := src/burst.c src/model.c src/util.c
+fuzz_src_bench_profile := src/bench_profile.c src/util.c
+fuzz_src_csv           := src/csv.c src/util.c
+fuzz_len_fio_result    := 65536
+fuzz_len_fio_log       := 16384
+fuzz_len_pricing       := 65536
+fuzz_len_instances     := 65536
+fuzz_len_burst_profile := 4096
+fuzz_len_bench_profile := 8192
+fuzz_len_csv           := 4096
+fuzz_seed_fio_result   := tests/fixtures/fio/*.json tests/fixtures/fio/*.json.txt
+fuzz_seed_fio_log      := tests/fixtures/fio/*.log
+fuzz_seed_pricing      := tests/fixtures/pricing-*.json
+fuzz_seed_instances    := tests/fixtures/describe-instance-types-*.json
+fuzz_seed_csv          := pricing/snapshot.csv
+
+fuzz-build: $(FUZZ_BINS)
+
+.SECONDEXPANSION:
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(fuzz_src_$$*)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(fuzz_src_$*) $(FUZZ_CJSON) -lm
+
+# One fuzzer at a time (they each want a core): fuzz-run-NAME in turn.
+fuzz: $(FUZZ_BINS)
+	@for n in $(FUZZ_NAMES); do \
+	  $(MAKE) --no-print-directory fuzz-run-$$n || exit 1; done
+
+fuzz-run-%: build/fuzz/fuzz_%
+	@mkdir -p build/fuzz/corpus/$* tests/fuzz/corpus/$*
+	@for f in $(wildcard $(fuzz_seed_$*)); do cp $$f build/fuzz/corpus/$*/; done
+	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
+	@$< -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	  -max_len=$(fuzz_len_$*) -timeout=10 -print_final_stats=1 \
+	  -artifact_prefix=build/fuzz/crash-$*- \
+	  build/fuzz/corpus/$* tests/fuzz/corpus/$* 2>build/fuzz/$*.log || \
+	  { tail -40 build/fuzz/$*.log; echo "fuzz: $* failed, see build/fuzz/$*.log" >&2; exit 1; }
+	@grep '^stat::number_of_executed_units' build/fuzz/$*.log
 
 deps:
 	sh tools/deps.sh

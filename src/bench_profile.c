@@ -150,7 +150,8 @@ static int phase_word(struct bench_phase_def *p, char *w, char *why,
 		return 0;
 	}
 	if (!strcmp(w, "bs")) {
-		if (parse_size(eq, &bytes) || bytes > (64u << 20)) {
+		if (strlen(eq) >= sizeof(p->bs) || parse_size(eq, &bytes) ||
+		    bytes > (64u << 20)) {
 			xsnprintf(why, whylen, "bad bs '%s'", eq);
 			return -1;
 		}
@@ -214,16 +215,21 @@ static int phase_line(struct bench_profile *pr, char **words, size_t nw,
 	return 0;
 }
 
-/* Split s in place at blanks into at most max words; returns the count. */
+/*
+ * Split s in place at blanks into at most max words; returns the count,
+ * or max + 1 when there are more words than that.
+ */
 static size_t split_words(char *s, char **w, size_t max)
 {
 	size_t n = 0;
 
-	while (*s && n < max) {
+	while (*s) {
 		while (*s == ' ' || *s == '\t')
 			*s++ = '\0';
 		if (!*s)
 			break;
+		if (n == max)
+			return max + 1;
 		w[n++] = s;
 		while (*s && *s != ' ' && *s != '\t')
 			s++;
@@ -243,6 +249,10 @@ static int profile_line(struct bench_profile *pr, char *line, char *why,
 	nw = split_words(line, w, ARRAY_SIZE(w));
 	if (!nw)
 		return 0;
+	if (nw > ARRAY_SIZE(w)) {
+		xsnprintf(why, whylen, "more than %zu words", ARRAY_SIZE(w));
+		return -1;
+	}
 	if (!strcmp(w[0], "profile") && nw == 2 && name_ok(w[1], sizeof(pr->name))) {
 		xsnprintf(pr->name, sizeof(pr->name), "%s", w[1]);
 		return 0;

@@ -506,9 +506,14 @@ static size_t per_interval(const struct log_rows *lr, struct bench_sample *s)
 		int seen_dir = 0;
 
 		if (ns && lr->t[r] - s[ns - 1].t_ms < iv / 2) {
-			for (size_t q = r; q-- > 0 && lr->t[r] - lr->t[q] < iv / 2;)
-				if (lr->dd[q] == lr->dd[r] && lr->t[q] >= s[ns - 1].t_ms)
+			/* rows of this sample only (times never go back), and
+			 * stop at the first match: linear, not quadratic, in
+			 * rows that share one time stamp */
+			for (size_t q = r; q-- > 0 && lr->t[q] >= s[ns - 1].t_ms;)
+				if (lr->dd[q] == lr->dd[r]) {
 					seen_dir = 1;
+					break;
+				}
 			if (!seen_dir)
 				s[ns - 1].iops += (double)lr->v[r];
 			continue;

@@ -108,7 +108,7 @@ int instances_parse(const char *buf, size_t len, const char *name,
 	const char *p = buf, *end = buf + len;
 	int rc = EBS_OK;
 
-	while (p < end && strchr(" \t\r\n", *p))
+	while (p < end && *p && strchr(" \t\r\n", *p))
 		p++;
 	if (p == end)
 		return ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': empty", name);
@@ -127,7 +127,7 @@ int instances_parse(const char *buf, size_t len, const char *name,
 		rc = read_doc(doc, name, source, as_of, out, err);
 		cJSON_Delete(doc);
 		p = stop;
-		while (p < end && strchr(" \t\r\n", *p))
+		while (p < end && *p && strchr(" \t\r\n", *p))
 			p++;
 	}
 	return rc;

@@ -214,8 +214,12 @@ static enum product_kind classify(const cJSON *prod,
 	return PRODUCT_EBS;
 }
 
-/* Append it unless the same key is there (then count a duplicate). */
-static void add_item(struct price_list *out, const struct price_item *it)
+/*
+ * Append it unless the same key is there (then count a duplicate).  The
+ * search is linear, so the list is capped at PRICE_LIST_MAX_ITEMS: -1
+ * when it is full (nothing added).
+ */
+static int add_item(struct price_list *out, const struct price_item *it)
 {
 	for (size_t i = 0; i < out->n; i++) {
 		const struct price_item *o = &out->items[i];
@@ -226,11 +230,14 @@ static void add_item(struct price_list *out, const struct price_item *it)
 		    o->begin_range == it->begin_range &&
 		    !strcmp(o->currency, it->currency)) {
 			out->duplicates++;
-			return;
+			return 0;
 		}
 	}
+	if (out->n >= PRICE_LIST_MAX_ITEMS)
+		return -1;
 	xgrow((void **)&out->items, &out->alloc, out->n + 1, sizeof(*out->items));
 	out->items[out->n++] = *it;
+	return 0;
 }
 
 /* One priceDimensions entry of product p.  where names it for errors. */
@@ -280,7 +287,9 @@ static int read_dimension(const cJSON *dim, const struct product *p,
 	it.end_range = p->end;
 	xsnprintf(it.sku, sizeof(it.sku), "%s", p->sku);
 	xsnprintf(it.usagetype, sizeof(it.usagetype), "%s", p->usagetype);
-	add_item(out, &it);
+	if (add_item(out, &it))
+		return ebs_fail(err, EBS_ERR_PARSE, "%s: SKU %s: more than %d EBS prices",
+				where, p->sku, PRICE_LIST_MAX_ITEMS);
 	return EBS_OK;
 }
 
@@ -380,6 +389,67 @@ static int read_page(const cJSON *doc, const char *name,
 	return EBS_OK;
 }
 
+/* One member of terms.OnDemand, for the sorted index below. */
+struct term_key {
+	const char *key;
+	const cJSON *item;
+	size_t pos;
+};
+
+static int cmp_term_key(const void *a, const void *b)
+{
+	const struct term_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/*
+ * The members of object od sorted by key (then position), so that every
+ * product finds its terms in log time: an offer file has one term per
+ * product, and a linear cJSON lookup per product is quadratic.  *n gets
+ * the count; heap array (caller frees), NULL when empty.
+ */
+static struct term_key *term_index(const cJSON *od, size_t *n)
+{
+	struct term_key *ix = NULL;
+	size_t alloc = 0;
+	const cJSON *c;
+
+	*n = 0;
+	cJSON_ArrayForEach(c, od) {
+		if (!c->string)
+			continue;
+		xgrow((void **)&ix, &alloc, *n + 1, sizeof(*ix));
+		ix[*n].key = c->string;
+		ix[*n].item = c;
+		ix[*n].pos = *n;
+		(*n)++;
+	}
+	if (*n)
+		qsort(ix, *n, sizeof(*ix), cmp_term_key);
+	return ix;
+}
+
+/* The first member of the index named key (as cJSON would find), or NULL. */
+static const cJSON *term_find(const struct term_key *ix, size_t n,
+			      const char *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ix[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(ix[lo].key, key) ? ix[lo].item : NULL;
+}
+
 /*
  * A bulk offer file (terms.OnDemand.<sku>) or an extract of one
  * (on_demand_terms.<sku>, as in the usw2 fixture).
@@ -392,8 +462,10 @@ static int read_offer_file(const cJSON *doc, const char *name,
 	const cJSON *terms = cJSON_GetObjectItemCaseSensitive(doc, "terms");
 	const cJSON *od = cJSON_GetObjectItemCaseSensitive(terms, "OnDemand");
 	const cJSON *prod;
+	struct term_key *ix = NULL;
+	size_t nix = 0;
 	char where[600];
-	int rc;
+	int rc = EBS_OK;
 
 	if (!od)
 		od = cJSON_GetObjectItemCaseSensitive(doc, "on_demand_terms");
@@ -403,22 +475,27 @@ static int read_offer_file(const cJSON *doc, const char *name,
 				name, doc_label(docno));
 	xsnprintf(where, sizeof(where), "cannot parse '%s': %soffer file", name,
 		  doc_label(docno));
+	ix = term_index(od, &nix);
 	cJSON_ArrayForEach(prod, products) {
 		struct product p;
 
-		if (!cJSON_IsObject(prod))
-			return ebs_fail(err, EBS_ERR_PARSE, "%s: product '%s' is not an object",
-					where, prod->string);
+		if (!cJSON_IsObject(prod)) {
+			rc = ebs_fail(err, EBS_ERR_PARSE, "%s: product '%s' is not an object",
+				      where, prod->string);
+			goto out;
+		}
 		if (classify(prod, rt, out, &p) != PRODUCT_EBS)
 			continue;
 		if (!*p.sku)
 			p.sku = prod->string;
-		rc = read_offers(cJSON_GetObjectItemCaseSensitive(od, prod->string),
-				 &p, out, where, err);
+		rc = read_offers(term_find(ix, nix, prod->string), &p, out,
+				 where, err);
 		if (rc)
-			return rc;
+			goto out;
 	}
-	return EBS_OK;
+out:
+	free(ix);
+	return rc;
 }
 
 static const char *skip_space(const char *p, const char *end)

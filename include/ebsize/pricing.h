@@ -48,6 +48,13 @@ struct price_list {
 	char effective[16];      /* newest term effectiveDate (YYYY-MM-DD) */
 };
 
+/*
+ * Most distinct prices one parse keeps (duplicates are not counted): the
+ * real list has a few hundred (regions x usage types), and the duplicate
+ * check is linear.  Beyond it pricing_parse() fails.
+ */
+#define PRICE_LIST_MAX_ITEMS 10000
+
 void price_list_init(struct price_list *pl);
 void price_list_release(struct price_list *pl);
 

@@ -258,6 +258,34 @@ static const struct {
 	{ "", "empty" },
 };
 
+/*
+ * Found in review while fuzzing: rows sharing one time stamp were each
+ * compared with every earlier row (quadratic).  Generated: n rows at
+ * 1,000 ms alternating read 1 / write 2 make one sample of 3 IOPS (the
+ * first row of each direction; the repeats are flush rows).
+ */
+static void test_fio_log_one_stamp(void)
+{
+	static const size_t counts[] = { 2, 20000 };
+	char err[EBS_ERRLEN];
+
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+		struct sbuf sb = SBUF_INIT(1u << 20);
+		struct bench_sample *s = NULL;
+		size_t n = 0, len;
+		char *text;
+
+		for (size_t k = 0; k < counts[i]; k++)
+			sbuf_addstr(&sb, k % 2 ? "1000, 2, 1, 0\n" : "1000, 1, 0, 0\n");
+		text = sbuf_detach(&sb, &len);
+		CHECK(!fio_parse_iops_log(text, len, "x.log", &s, &n, err) &&
+		      n == 1 && s[0].iops == 3,
+		      "%zu log rows at one time stamp: one sample of 3 IOPS", counts[i]);
+		free(s);
+		free(text);
+	}
+}
+
 static void test_fio_logs(void)
 {
 	char err[EBS_ERRLEN];
@@ -341,6 +369,14 @@ static const struct {
 	{ "size 64m\nphase a rw=read bs=4k\nphase a rw=read bs=4k\n", "line 3: phase 'a' defined twice" },
 	{ "size 64m\nfrobnicate\n", "line 2: expected 'profile', 'size' or 'phase', not 'frobnicate'" },
 	{ "size 64m\nphase a rw=read bs=4k burst_runtime=5\n", "burst_runtime= needs runtime=" },
+	/* found in review while fuzzing: a bs that did not fit was cut to 15
+	 * characters ("000000000000000" for fio); words past the 16th were
+	 * ignored */
+	{ "size 64m\nphase a rw=read bs=0000000000000004k\n",
+	  "line 2: bad bs '0000000000000004k'" },
+	{ "size 64m\nphase a rw=read bs=4k iops_log iops_log iops_log iops_log"
+	  " iops_log iops_log iops_log iops_log iops_log iops_log iops_log"
+	  " iops_log iops_log iops_log rm -rf\n", "line 2: more than 16 words" },
 };
 
 static void test_profiles_bad(void)
@@ -590,6 +626,7 @@ void test_bench(void)
 	test_fio_json_absurd();
 	test_fio_log_fixture();
 	test_fio_logs();
+	test_fio_log_one_stamp();
 	test_fio_merge();
 	test_profiles();
 	test_profiles_bad();

@@ -223,6 +223,66 @@ static void test_bad_documents(void)
 	}
 }
 
+/*
+ * Generated offer file: n gp2 storage products, each in its own made-up
+ * region ("gen-K", so none is a duplicate), terms listed in reverse order.
+ */
+static char *offer_file(size_t n)
+{
+	struct sbuf sb = SBUF_INIT(64u << 20);
+	char *s;
+
+	sbuf_addstr(&sb, "{\"products\": {");
+	for (size_t k = 0; k < n; k++)
+		sbuf_addf(&sb, "%s\"S%zu\": {\"sku\": \"S%zu\", \"attributes\": {"
+			  "\"usagetype\": \"EBS:VolumeUsage.gp2\", \"regionCode\": \"gen-%zu\"}}",
+			  k ? ", " : "", k, k, k);
+	sbuf_addstr(&sb, "}, \"terms\": {\"OnDemand\": {");
+	for (size_t k = n; k-- > 0;)
+		sbuf_addf(&sb, "\"S%zu\": {\"S%zu.T\": {\"priceDimensions\": {\"S%zu.T.R\":"
+			  " {\"unit\": \"GB-Mo\", \"pricePerUnit\": {\"USD\": \"0.1\"}}}}}%s",
+			  k, k, k, k ? ", " : "");
+	sbuf_addstr(&sb, "}}}");
+	s = sbuf_detach(&sb, NULL);
+	return s;
+}
+
+/*
+ * Found in review while fuzzing: every product's terms were looked up by
+ * a linear search (quadratic in the products of an offer file), and the
+ * duplicate check over the prices is linear, so the list is now capped.
+ */
+static void test_offer_file_size(void)
+{
+	static const struct {
+		size_t products;
+		int want_rc;
+		size_t want_n;
+		const char *want_err;
+	} cases[] = {
+		{ 3000, EBS_OK, 3000, "" },
+		{ PRICE_LIST_MAX_ITEMS, EBS_OK, PRICE_LIST_MAX_ITEMS, "" },
+		{ PRICE_LIST_MAX_ITEMS + 1, EBS_ERR_PARSE, PRICE_LIST_MAX_ITEMS,
+		  "cannot parse 'big.json': offer file: SKU S10000: more than 10000 EBS prices" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *doc = offer_file(cases[i].products);
+		struct price_list pl;
+		char err[EBS_ERRLEN] = "";
+		int rc;
+
+		price_list_init(&pl);
+		rc = pricing_parse(doc, strlen(doc), "big.json", NULL, &pl, NULL, err);
+		CHECK(rc == cases[i].want_rc && pl.n == cases[i].want_n &&
+		      !strcmp(err, cases[i].want_err),
+		      "offer file of %zu products: rc %d, %zu prices, '%s'",
+		      cases[i].products, rc, pl.n, err);
+		price_list_release(&pl);
+		free(doc);
+	}
+}
+
 static void test_request_and_errors(void)
 {
 	char *b = pricing_request_body("Storage", "gp3", "us-west-2", "a=:/+");
@@ -341,6 +401,38 @@ static void test_instances(void)
 	instance_list_release(&il);
 }
 
+/*
+ * Found in review while fuzzing: NUL bytes counted as blanks between
+ * documents (strchr finds the terminator), so a file of NULs was "empty"
+ * and NULs after a document were accepted.
+ */
+static void test_instances_bad(void)
+{
+	static const struct {
+		const char *doc;
+		size_t len;
+		const char *want;
+	} cases[] = {
+		{ "\0\0", 2, "cannot parse 'i.json': line 1: not valid JSON" },
+		{ "{\"InstanceTypes\": []}\0", 22,
+		  "cannot parse 'i.json': line 1: not valid JSON" },
+		{ " \n", 2, "cannot parse 'i.json': empty" },
+		{ "{\"InstanceTypes\": [{}]}", 23,
+		  "cannot parse 'i.json': InstanceTypes entry 1: no \"InstanceType\"" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct instance_list il = { 0 };
+		char err[EBS_ERRLEN] = "";
+		int rc = instances_parse(cases[i].doc, cases[i].len, "i.json", "src",
+					 "2026-01-01", &il, err);
+
+		CHECK(rc == EBS_ERR_PARSE && !strcmp(err, cases[i].want),
+		      "bad instances document %zu: '%s'", i, err);
+		instance_list_release(&il);
+	}
+}
+
 /* A failing commit leaves no snapshot behind (real SQLite). */
 static void test_commit_refusals(void)
 {
@@ -387,9 +479,11 @@ void test_pricing(void)
 	region_table_release(&rt);
 	test_generated();
 	test_bad_documents();
+	test_offer_file_size();
 	test_request_and_errors();
 	test_endpoints();
 	test_creds();
 	test_instances();
+	test_instances_bad();
 	test_commit_refusals();
 }
