@@ -105,7 +105,8 @@ unit: $(BUILD)/test-unit
 	$(BUILD)/test-unit
 
 $(BUILD)/bench-solver: tests/perf/bench_solver.c $(LIB_OBJS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
 perf: all $(BUILD)/bench-solver
 	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
