@@ -8,6 +8,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "ebsize/err.h"
 #include "ebsize/util.h"
@@ -48,11 +53,14 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Set *dst to a copy of v when key matches name. */
+/*
+ * Set *dst to a copy of v when key matches name, ignoring case as the AWS
+ * CLI does (it lower-cases keys: AWS_ACCESS_KEY_ID works).
+ */
 static void take_key(const char *key, const char *name, const char *v,
 		     char **dst)
 {
-	if (strcmp(key, name))
+	if (strcasecmp(key, name))
 		return;
 	wipe_free(*dst);
 	*dst = xstrdup(v);
@@ -61,7 +69,8 @@ static void take_key(const char *key, const char *name, const char *v,
 /*
  * Walk the INI text line by line (a private copy, wiped afterwards),
  * picking aws_access_key_id, aws_secret_access_key and aws_session_token
- * in section [profile].
+ * in section [profile].  A UTF-8 byte order mark at the start (Windows
+ * editors write one) is skipped.
  */
 int aws_creds_from_ini(const char *buf, const char *profile,
 		       const char *path, struct aws_creds *c, char *err)
@@ -70,7 +79,10 @@ int aws_creds_from_ini(const char *buf, const char *profile,
 	int in = 0, seen = 0;
 
 	memset(c, 0, sizeof(*c));
-	for (line = copy; line; line = next) {
+	line = copy;
+	if (str_starts_with(line, "\xef\xbb\xbf"))
+		line += 3;
+	for (; line; line = next) {
 		char *eq, *l;
 
 		next = strchr(line, '\n');
@@ -121,6 +133,25 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/*
+ * Keep secrets out of core files: no core dumps (RLIMIT_CORE soft limit 0)
+ * and, on Linux, a non-dumpable process (which also keeps other processes
+ * of the same user from ptrace-reading memory).  For the rest of the
+ * process's life; best effort, failures are ignored.
+ */
+void aws_creds_protect_process(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_CORE, &rl)) {
+		rl.rlim_cur = 0;
+		(void)setrlimit(RLIMIT_CORE, &rl);
+	}
+#ifdef __linux__
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
+}
+
 int aws_creds_load(struct aws_creds *c, char *err)
 {
 	const char *akid = env("AWS_ACCESS_KEY_ID");
@@ -133,6 +164,7 @@ int aws_creds_load(struct aws_creds *c, char *err)
 	int rc;
 
 	memset(c, 0, sizeof(*c));
+	aws_creds_protect_process();
 	if (akid && secret) {
 		c->access_key_id = xstrdup(akid);
 		c->secret_access_key = xstrdup(secret);

@@ -11,7 +11,11 @@
 #include "ebsize/db_prices.h"
 #include "ebsize/util.h"
 
-/* Finite, non-negative, baseline <= maximum: else a message naming it. */
+/*
+ * Finite, non-negative, IOPS small enough to store as an integer (the
+ * parser caps them far lower), baseline <= maximum: else a message naming
+ * it.
+ */
 static int check_instance(const struct instance_limits *il, char *err)
 {
 	const double v[] = { il->baseline_mbps, il->max_mbps,
@@ -23,6 +27,10 @@ static int check_instance(const struct instance_limits *il, char *err)
 			return ebs_fail(err, EBS_ERR_SANITY,
 					"instance type '%s': a limit is negative or not a number",
 					il->instance_type);
+	if (il->baseline_iops > 1e15 || il->max_iops > 1e15)
+		return ebs_fail(err, EBS_ERR_SANITY,
+				"instance type '%s': an IOPS limit is too large",
+				il->instance_type);
 	if (il->baseline_mbps > il->max_mbps ||
 	    il->baseline_mbytes_per_s > il->max_mbytes_per_s ||
 	    il->baseline_iops > il->max_iops)

@@ -24,16 +24,25 @@ void instance_list_release(struct instance_list *il)
 	memset(il, 0, sizeof(*il));
 }
 
+/*
+ * Sanity caps (not AWS figures): orders of magnitude above any published
+ * instance limit, and low enough that IOPS convert to the integer column
+ * they are stored in without undefined behaviour.
+ */
+#define CAP_BANDWIDTH 1e7	/* Mbps and MB/s */
+#define CAP_IOPS 1e9
+
 static const struct {
 	const char *key;
 	size_t off;
+	double cap;
 } fields[] = {
-	{ "BaselineBandwidthInMbps", offsetof(struct instance_limits, baseline_mbps) },
-	{ "MaximumBandwidthInMbps", offsetof(struct instance_limits, max_mbps) },
-	{ "BaselineThroughputInMBps", offsetof(struct instance_limits, baseline_mbytes_per_s) },
-	{ "MaximumThroughputInMBps", offsetof(struct instance_limits, max_mbytes_per_s) },
-	{ "BaselineIops", offsetof(struct instance_limits, baseline_iops) },
-	{ "MaximumIops", offsetof(struct instance_limits, max_iops) },
+	{ "BaselineBandwidthInMbps", offsetof(struct instance_limits, baseline_mbps), CAP_BANDWIDTH },
+	{ "MaximumBandwidthInMbps", offsetof(struct instance_limits, max_mbps), CAP_BANDWIDTH },
+	{ "BaselineThroughputInMBps", offsetof(struct instance_limits, baseline_mbytes_per_s), CAP_BANDWIDTH },
+	{ "MaximumThroughputInMBps", offsetof(struct instance_limits, max_mbytes_per_s), CAP_BANDWIDTH },
+	{ "BaselineIops", offsetof(struct instance_limits, baseline_iops), CAP_IOPS },
+	{ "MaximumIops", offsetof(struct instance_limits, max_iops), CAP_IOPS },
 };
 
 /* One InstanceTypes[] entry; *skipped set when it has no limits. */
@@ -64,6 +73,11 @@ static int read_entry(const cJSON *e, const char *name, size_t idx,
 			return ebs_fail(err, EBS_ERR_PARSE,
 					"cannot parse '%s': '%s': expected a non-negative number for \"%s\"",
 					name, il->instance_type, fields[i].key);
+		if (v->valuedouble > fields[i].cap)
+			return ebs_fail(err, EBS_ERR_PARSE,
+					"cannot parse '%s': '%s': \"%s\" is %.15g, above the sanity cap of %.15g",
+					name, il->instance_type, fields[i].key,
+					v->valuedouble, fields[i].cap);
 		*(double *)((char *)il + fields[i].off) = v->valuedouble;
 	}
 	il->burst = il->baseline_mbps < il->max_mbps ||

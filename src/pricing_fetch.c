@@ -10,6 +10,7 @@
  */
 #include "ebsize/pricing.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,62 @@ void pricing_fetch_opts_init(struct pricing_fetch_opts *o)
 
 /* ------------------------------------------------------------ endpoint */
 
+/*
+ * True only for a host that cannot leave this machine: an IPv4 literal in
+ * 127.0.0.0/8, the IPv6 loopback (bracketed or not), or exactly
+ * "localhost".  A name that merely starts with "127." is not one.
+ */
 static int loopback_host(const char *h)
 {
-	return !strcmp(h, "localhost") || !strcmp(h, "[::1]") ||
-	       !strcmp(h, "::1") || str_starts_with(h, "127.");
+	struct in_addr a4;
+	struct in6_addr a6;
+	char v6[64];
+	size_t n = strlen(h);
+
+	if (!strcmp(h, "localhost"))
+		return 1;
+	if (inet_pton(AF_INET, h, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (n >= 2 && h[0] == '[' && h[n - 1] == ']' && n - 2 < sizeof(v6)) {
+		xsnprintf(v6, sizeof(v6), "%.*s", (int)(n - 2), h + 1);
+		h = v6;
+	}
+	return inet_pton(AF_INET6, h, &a6) == 1 &&
+	       !memcmp(&a6, &in6addr_loopback, sizeof(a6));
+}
+
+/*
+ * The signing region of an api.pricing.<region>.amazonaws.com host (or
+ * .amazonaws.com.cn in China) into region (32 bytes); left alone for any
+ * other host.
+ */
+static void region_of_host(const char *host, char *region)
+{
+	static const char *const suffixes[] = {
+		".amazonaws.com", ".amazonaws.com.cn",
+	};
+
+	if (!str_starts_with(host, "api.pricing."))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		const char *r = host + strlen("api.pricing.");
+		size_t len = strlen(r), sl = strlen(suffixes[i]);
+
+		if (len > sl && len - sl < 32 && str_ends_with(r, suffixes[i]))
+			xsnprintf(region, 32, "%.*s", (int)(len - sl), r);
+	}
+}
+
+/* Nonzero when the URL carries a user name or a password. */
+static int has_userinfo(CURLU *u)
+{
+	char *user = NULL, *pass = NULL;
+	int found = !curl_url_get(u, CURLUPART_USER, &user, 0) ||
+		    !curl_url_get(u, CURLUPART_PASSWORD, &pass, 0);
+
+	curl_free(user);
+	curl_free(pass);
+	return found;
 }
 
 int pricing_endpoint_check(const char *url, char *signing_region, char *err)
@@ -78,6 +131,13 @@ int pricing_endpoint_check(const char *url, char *signing_region, char *err)
 		rc = ebs_fail(err, EBS_ERR_USAGE, "'%s' is not a valid endpoint URL", url);
 		goto out;
 	}
+	/* the URL itself is not echoed: it holds the password */
+	if (has_userinfo(u)) {
+		rc = ebs_fail(err, EBS_ERR_USAGE,
+			      "endpoint for host '%s' must not contain a user name or password",
+			      host);
+		goto out;
+	}
 	if (strcmp(scheme, "https") &&
 	    !(!strcmp(scheme, "http") && loopback_host(host))) {
 		rc = ebs_fail(err, EBS_ERR_USAGE,
@@ -85,14 +145,7 @@ int pricing_endpoint_check(const char *url, char *signing_region, char *err)
 			      url);
 		goto out;
 	}
-	if (str_starts_with(host, "api.pricing.") &&
-	    str_ends_with(host, ".amazonaws.com")) {
-		const char *r = host + strlen("api.pricing.");
-		size_t n = strlen(r) - strlen(".amazonaws.com");
-
-		if (n > 0 && n < 32)
-			xsnprintf(signing_region, 32, "%.*s", (int)n, r);
-	}
+	region_of_host(host, signing_region);
 out:
 	curl_free(scheme);
 	curl_free(host);

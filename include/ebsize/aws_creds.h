@@ -24,6 +24,7 @@ struct aws_creds {
  * Load credentials as described above.  EBS_OK, or EBS_ERR_AUTH with a
  * message saying where it looked (EBS_ERR_PARSE / EBS_ERR_IO for an
  * unreadable or malformed file).  Release with aws_creds_release.
+ * Calls aws_creds_protect_process() first.
  */
 int aws_creds_load(struct aws_creds *c, char *err);
 
@@ -33,6 +34,12 @@ int aws_creds_load(struct aws_creds *c, char *err);
  */
 int aws_creds_from_ini(const char *buf, const char *profile,
 		       const char *path, struct aws_creds *c, char *err);
+
+/*
+ * No core dumps and (Linux) not dumpable from here on, so a crash does not
+ * write the secret to disk.  aws_creds_load() calls it first.
+ */
+void aws_creds_protect_process(void);
 
 /* Wipe and free; NULL-safe, leaves c zeroed. */
 void aws_creds_release(struct aws_creds *c);

@@ -136,8 +136,9 @@ void pricing_fetch_opts_init(struct pricing_fetch_opts *o);
 
 /*
  * Check an endpoint URL: https, or plain http to a loopback host only
- * (127.0.0.0/8, ::1, localhost).  Fills signing_region (32 bytes) with the
- * region named in an api.pricing.<region>.amazonaws.com host, else
+ * (an IPv4 literal in 127.0.0.0/8, ::1, exactly "localhost"), and no
+ * user name or password in it.  Fills signing_region (32 bytes) with the
+ * region named in an api.pricing.<region>.amazonaws.com(.cn) host, else
  * us-east-1.  EBS_OK or EBS_ERR_USAGE with a message.
  */
 int pricing_endpoint_check(const char *url, char *signing_region, char *err);

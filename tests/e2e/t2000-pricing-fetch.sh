@@ -22,6 +22,14 @@ usage_error "fetch: plain http to a remote host" \
 AWS_ENDPOINT_URL=http://10.0.0.1:80 usage_error "fetch: AWS_ENDPOINT_URL is checked too" \
 	"endpoint 'http://10.0.0.1:80' must use https (plain http only to a loopback host)" \
 	pricing fetch
+# found in review: a host name starting "127." is not loopback
+usage_error "fetch: plain http to a 127.* host name" \
+	"endpoint 'http://127.evil.example/' must use https (plain http only to a loopback host)" \
+	pricing fetch --endpoint http://127.evil.example/
+# found in review: userinfo in the URL reached messages and the DB
+usage_error "fetch: endpoint with a user name and password" \
+	"endpoint for host '127.0.0.1' must not contain a user name or password" \
+	pricing fetch --endpoint http://user:hunter2@127.0.0.1:9/
 usage_error "pricing: unknown subcommand" "unknown subcommand 'frob' (use show, fetch, import, history or diff)" pricing frob
 
 # no credentials anywhere: the message says where it looked
@@ -98,6 +106,13 @@ AWS_SHARED_CREDENTIALS_FILE=$T/creds AWS_PROFILE=nosuch run pricing fetch --endp
 expect_rc 1 "missing profile exits 1"
 expect_err "error: no AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set, and '$T/creds' has no profile 'nosuch'" \
 	"missing profile: names the file and profile"
+
+# found in review: upper-case keys (the AWS CLI lower-cases them) and a
+# UTF-8 BOM before the first section
+printf '\357\273\277[default]\r\nAWS_ACCESS_KEY_ID = %s\r\nAws_Secret_Access_Key=%s\r\n' \
+	"$TEST_AKID" "$TEST_SECRET" >"$T/creds-bom"
+AWS_SHARED_CREDENTIALS_FILE=$T/creds-bom run pricing fetch --endpoint "$EP" --region us-east-1
+expect_rc 0 "credentials file with a BOM and upper-case keys is read"
 
 # wrong secret: the server's signature check fails, 403, no retry
 AWS_ACCESS_KEY_ID=$TEST_AKID AWS_SECRET_ACCESS_KEY=wrong-secret run pricing fetch --endpoint "$EP" --region us-east-1

@@ -80,3 +80,16 @@ expect_rc 1 "a string where a number belongs is refused"
 expect_err "error: cannot parse '$T/str.json': 'x1.large': expected a non-negative number for \"BaselineBandwidthInMbps\"" \
 	"string value: clear message"
 check_unchanged "string value"
+
+# found in review: a huge number was cast to an integer (undefined)
+/usr/bin/python3 - "$GROUP" "$T/huge.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))  # generated from the real capture
+d["InstanceTypes"][-1]["EbsInfo"]["EbsOptimizedInfo"]["BaselineIops"] = 1e300
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run instances import "$T/huge.json"
+expect_rc 1 "an IOPS value of 1e300 is refused"
+expect_err "error: cannot parse '$T/huge.json': 'inf1.2xlarge': \"BaselineIops\" is 1e+300, above the sanity cap of 1000000000" \
+	"huge IOPS: names the file and the instance type"
+check_unchanged "huge IOPS"

@@ -8,6 +8,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "test.h"
 #include "ebsize/aws_creds.h"
@@ -324,6 +328,22 @@ static void test_endpoints(void)
 		{ "http://127.0.0.2", 1, "us-east-1" },
 		{ "http://localhost:1", 1, "us-east-1" },
 		{ "http://[::1]:1", 1, "us-east-1" },
+		{ "http://127.255.255.254/", 1, "us-east-1" },
+		{ "https://api.pricing.cn-northwest-1.amazonaws.com.cn", 1, "cn-northwest-1" },
+		{ "https://api.pricing.cn-north-1.amazonaws.com.cn/", 1, "cn-north-1" },
+		{ "https://api.pricing.amazonaws.com.cn", 1, "us-east-1" },
+		{ "https://api.pricing.amazonaws.com", 1, "us-east-1" },
+		{ "https://127.0.0.1.example/", 1, "us-east-1" },
+		/* found in review: a name starting "127." is not loopback */
+		{ "http://127.evil.example/", 0, "" },
+		{ "http://127.0.0.1.evil.example/", 0, "" },
+		{ "http://localhost.evil.example/", 0, "" },
+		{ "http://128.0.0.1/", 0, "" },
+		{ "http://[::2]/", 0, "" },
+		/* found in review: userinfo would reach messages and the DB */
+		{ "https://user:pass@api.pricing.us-east-1.amazonaws.com/", 0, "" },
+		{ "https://user@pricing.example.com/", 0, "" },
+		{ "http://:pass@127.0.0.1:9/", 0, "" },
 		{ "http://example.com", 0, "" },
 		{ "http://10.0.0.1", 0, "" },
 		{ "ftp://127.0.0.1", 0, "" },
@@ -338,6 +358,18 @@ static void test_endpoints(void)
 		      "endpoint '%s': %s, signing region %s", cases[i].url,
 		      cases[i].ok ? "accepted" : "refused", region);
 	}
+}
+
+/* The refusal of userinfo names the host but never echoes the password. */
+static void test_endpoint_userinfo(void)
+{
+	char region[32], err[EBS_ERRLEN];
+	int rc = pricing_endpoint_check("https://me:hunter2@pricing.example.com/",
+					region, err);
+
+	CHECK(rc == EBS_ERR_USAGE &&
+	      !strcmp(err, "endpoint for host 'pricing.example.com' must not contain a user name or password"),
+	      "endpoint with userinfo: refused without the password (%s)", err);
 }
 
 static void test_creds(void)
@@ -369,6 +401,39 @@ static void test_creds(void)
 	CHECK(aws_creds_from_ini(ini, "nope", "f", &c, err) == EBS_ERR_AUTH &&
 	      !strcmp(err, "no AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set, and 'f' has no profile 'nope'"),
 	      "creds: missing profile message");
+}
+
+/*
+ * Found in review: keys are case-insensitive in the AWS CLI, and a UTF-8
+ * BOM (Windows editors) hid the first section header.
+ */
+static void test_creds_case_and_bom(void)
+{
+	static const char ini[] =
+		"\xef\xbb\xbf[default]\r\nAWS_ACCESS_KEY_ID = AKIDUPPER\r\n"
+		"Aws_Secret_Access_Key=upperSECRET\r\nAWS_SESSION_TOKEN=UTOK\r\n";
+	struct aws_creds c;
+	char err[EBS_ERRLEN] = "";
+
+	CHECK(aws_creds_from_ini(ini, "default", "f", &c, err) == EBS_OK &&
+	      !strcmp(c.access_key_id, "AKIDUPPER") &&
+	      !strcmp(c.secret_access_key, "upperSECRET") &&
+	      c.session_token && !strcmp(c.session_token, "UTOK"),
+	      "creds: BOM skipped, upper- and mixed-case keys read (%s)", err);
+	aws_creds_release(&c);
+}
+
+/* Found in review: a crash with credentials loaded could dump them. */
+static void test_creds_no_core(void)
+{
+	struct rlimit rl = { 0 };
+
+	aws_creds_protect_process();
+	CHECK(!getrlimit(RLIMIT_CORE, &rl) && rl.rlim_cur == 0,
+	      "creds: core dumps off (RLIMIT_CORE soft limit 0)");
+#ifdef __linux__
+	CHECK(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0, "creds: process not dumpable");
+#endif
 }
 
 static void test_instances(void)
@@ -406,6 +471,14 @@ static void test_instances(void)
  * documents (strchr finds the terminator), so a file of NULs was "empty"
  * and NULs after a document were accepted.
  */
+/* A generated entry with the given BaselineBandwidthInMbps and BaselineIops. */
+#define CAPPED(mbps, iops) \
+	"{\"InstanceTypes\": [{\"InstanceType\": \"x1.large\", \"EbsInfo\": " \
+	"{\"EbsOptimizedInfo\": {\"BaselineBandwidthInMbps\": " mbps ", " \
+	"\"MaximumBandwidthInMbps\": 1, \"BaselineThroughputInMBps\": 1, " \
+	"\"MaximumThroughputInMBps\": 1, \"BaselineIops\": " iops ", " \
+	"\"MaximumIops\": 1}}}]}"
+
 static void test_instances_bad(void)
 {
 	static const struct {
@@ -419,6 +492,13 @@ static void test_instances_bad(void)
 		{ " \n", 2, "cannot parse 'i.json': empty" },
 		{ "{\"InstanceTypes\": [{}]}", 23,
 		  "cannot parse 'i.json': InstanceTypes entry 1: no \"InstanceType\"" },
+		/* found in review: a huge double was cast to an integer */
+		{ CAPPED("1e300", "1000"), sizeof(CAPPED("1e300", "1000")) - 1,
+		  "cannot parse 'i.json': 'x1.large': \"BaselineBandwidthInMbps\" is 1e+300, above the sanity cap of 10000000" },
+		{ CAPPED("1000", "1e300"), sizeof(CAPPED("1000", "1e300")) - 1,
+		  "cannot parse 'i.json': 'x1.large': \"BaselineIops\" is 1e+300, above the sanity cap of 1000000000" },
+		{ CAPPED("1000", "1000000001"), sizeof(CAPPED("1000", "1000000001")) - 1,
+		  "cannot parse 'i.json': 'x1.large': \"BaselineIops\" is 1000000001, above the sanity cap of 1000000000" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -482,8 +562,11 @@ void test_pricing(void)
 	test_offer_file_size();
 	test_request_and_errors();
 	test_endpoints();
+	test_endpoint_userinfo();
 	test_creds();
+	test_creds_case_and_bom();
 	test_instances();
 	test_instances_bad();
 	test_commit_refusals();
+	test_creds_no_core();
 }
