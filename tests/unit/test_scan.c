@@ -190,7 +190,7 @@ static void test_analyze(void)
 		struct scan_volume v = { "vol-0e2e0000000000001", c->region,
 					 "x-1a", { c->type, c->size, c->iops,
 						   c->mibps, 1, 0 },
-					 c->available, c->used_gib, NULL };
+					 c->available, c->used_gib, NULL, 0, 0, NULL };
 		struct scan_finding f;
 		struct price_set ps;
 		int rc;
