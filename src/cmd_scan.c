@@ -103,6 +103,7 @@ struct rec {
 	char *name;      /* tag Name */
 	char *group;     /* --by-tag value */
 	char *ns, *pvc;  /* Kubernetes claim */
+	char *kms;       /* KmsKeyId (f.kms_key_id points here) */
 };
 
 struct region_prices {
@@ -429,10 +430,31 @@ static char *dup_or_null(const char *s)
 /* ------------------------------------------------------------ analysis */
 
 /*
- * Analyse one volume (from describe-volumes or a PV) and keep its finding.
- * Returns 0, or 1 after a fatal error (printed).
+ * 1 (after counting and warning, naming file, volume and rule) when cfg
+ * breaks the volume rules of its type (T1: sizes, IOPS, IOPS per GiB);
+ * such a record is not a real volume and is never priced.
  */
-static int analyse(struct scan_state *st, const struct scan_volume *sv,
+static int illegal_volume(struct scan_state *st, const char *file,
+			  const char *id, const struct vol_config *cfg)
+{
+	char why[256], msg[512];
+
+	if (!model_validate(&st->lim[cfg->type], cfg, NULL, why, sizeof(why)))
+		return 0;
+	st->skipped++;
+	xsnprintf(msg, sizeof(msg), "'%s': volume '%s' (%s %ld GiB): %s; skipped",
+		  file, id, model_type_name(cfg->type), cfg->size_gib, why);
+	warn_capped(st, msg);
+	return 1;
+}
+
+/*
+ * Analyse one volume (from describe-volumes or a PV, read from file) and
+ * keep its finding; a volume breaking the rules of its type is warned
+ * about and skipped.  Returns 0, or 1 after a fatal error (printed).
+ */
+static int analyse(struct scan_state *st, const char *file,
+		   const struct scan_volume *sv,
 		   const struct inv_tag *tags, size_t ntags,
 		   const struct inv_pv *pv)
 {
@@ -447,6 +469,8 @@ static int analyse(struct scan_state *st, const struct scan_volume *sv,
 		rp->skipped++;
 		return 0;
 	}
+	if (illegal_volume(st, file, sv->id, &sv->cfg))
+		return 0;
 	st->scanned++;
 	if ((why = excluded_by(st->a, tags, ntags)))
 		rc = scan_excluded(sv, &rp->ps, why, &f, err);
@@ -472,6 +496,8 @@ static int analyse(struct scan_state *st, const struct scan_volume *sv,
 		r->ns = dup_or_null(pv->ns);
 		r->pvc = dup_or_null(pv->pvc);
 	}
+	r->kms = dup_or_null(f.kms_key_id);
+	r->f.kms_key_id = r->kms;
 	return 0;
 }
 
@@ -551,7 +577,7 @@ static int on_volume(const struct inv_volume *v, void *arg)
 	struct scan_state *st = arg;
 	struct scan_volume sv = { 0 };
 	struct inv_pv *pv;
-	char region[32];
+	char region[32], msg[512];
 
 	input_release_before(st->cur, v->end_offset);
 	if (skip_volume(st, v, region, sizeof(region)))
@@ -566,12 +592,22 @@ static int on_volume(const struct inv_volume *v, void *arg)
 	sv.cfg.throughput_mibps = v->type == VT_GP3 ? v->throughput_mibps : 0;
 	sv.cfg.count = 1;
 	model_apply_defaults(&st->lim[v->type], &sv.cfg);
-	sv.available = v->state ? !strcmp(v->state, "available") : !v->nattachments;
+	/* only a volume AWS says is available is unattached: a record
+	 * without State (a trimmed export) is never proposed for deletion */
+	sv.available = v->state && !strcmp(v->state, "available");
+	if (!v->state) {
+		xsnprintf(msg, sizeof(msg), "'%s': volume '%s' (line %zu): missing \"State\"; treated as in use (no delete proposed)",
+			  st->cur->name, v->id, v->line);
+		warn_capped(st, msg);
+	}
+	sv.multi_attach = v->multi_attach;
+	sv.encrypted = v->encrypted;
+	sv.kms_key_id = v->kms_key_id;
 	attach_extra(st, st->cur->name, &sv);
 	pv = strmap_get(&st->pv_by_id, v->id);
 	if (pv)
 		pv->index = (size_t)-1;   /* seen: not analysed again from the PV */
-	return analyse(st, &sv, v->tags, v->ntags, pv);
+	return analyse(st, st->cur->name, &sv, v->tags, v->ntags, pv);
 }
 
 /* The StorageClass named name, or NULL. */
@@ -606,8 +642,12 @@ static int analyse_pv(struct scan_state *st, const struct inv_pv *pv)
 	if (strmap_get(&st->seen, pv->vol_id))
 		return 0;
 	strmap_put(&st->seen, pv->vol_id, pv->file);
-	if (!pv->az || region_of_az(pv->az, region, sizeof(region)))
+	if (!pv->az || region_of_az(pv->az, region, sizeof(region))) {
 		xsnprintf(region, sizeof(region), "%s", st->ctx->region);
+		xsnprintf(msg, sizeof(msg), "'%s': persistent volume '%s' (%s): no zone; priced in region '%s' (give describe-volumes output or --region)",
+			  pv->file, pv->name, pv->vol_id, region);
+		warn_capped(st, msg);
+	}
 	if (st->ctx->region_from_opt && strcmp(region, st->ctx->region)) {
 		st->other_region++;
 		return 0;
@@ -638,7 +678,7 @@ static int analyse_pv(struct scan_state *st, const struct inv_pv *pv)
 		return 0;
 	}
 	attach_extra(st, pv->file, &sv);
-	return analyse(st, &sv, NULL, 0, pv);
+	return analyse(st, pv->file, &sv, NULL, 0, pv);
 }
 
 /* ------------------------------------------------------------ loading */
@@ -932,6 +972,7 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	out_bool(t, f->new_volume);
 	out_num(t, f->save_usd);
 	out_num(t, scan_usd(f->save_usd * 12));
+	out_num(t, f->extra_usd);
 	out_str_ref(t, f->cat == SCAN_EXCLUDED ? NULL : scan_level_name(f->risk));
 	out_str_ref(t, scan_level_name(f->confidence));
 	if (f->cliff_s >= 0)
@@ -971,6 +1012,7 @@ static void full_findings(struct out_doc *doc, struct scan_state *st)
 	out_col(t, "proposed.new_volume", "proposed.new_volume", OUT_BOOL);
 	out_col(t, "savings.monthly_usd", "savings.monthly_usd", OUT_USD);
 	out_col(t, "savings.annual_usd", "savings.annual_usd", OUT_USD);
+	out_col(t, "extra_cost.monthly_usd", "extra_cost.monthly_usd", OUT_USD);
 	out_col(t, "risk", "risk", OUT_TEXT);
 	out_col(t, "confidence", "confidence", OUT_TEXT);
 	out_col(t, "cliff_seconds", "cliff_seconds", OUT_INT);
@@ -1029,15 +1071,23 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	out_str(t, scan_level_name(f->confidence));
 }
 
-/* The fix command (which == 0) or the alarm command (1) of a finding. */
+/* Kinds of command rows in the human output (cmd_rows: rec << 2 | kind). */
+enum { CMD_FIX, CMD_ALARM, CMD_VAC };
+
+/*
+ * The fix command, the alarm command or the VolumeAttributesClass the
+ * kubectl patch names (which: CMD_*) of a finding; heap string or NULL.
+ */
 static char *rec_command(const struct rec *r, int which)
 {
 	const struct scan_finding *f = &r->f;
 	char *cmd = NULL;
 
-	if (which)
+	if (which == CMD_ALARM)
 		return f->cat == SCAN_EXCLUDED ? NULL :
 			scan_alarm_command(f, r->id, r->region);
+	if (which == CMD_VAC)
+		return scan_vac_apply_command(f);
 	if (r->ns && r->pvc)
 		cmd = scan_kubectl_patch(f, r->ns, r->pvc);
 	if (!cmd && (!f->new_volume || r->az))
@@ -1049,10 +1099,10 @@ static void command_row(struct out_table *t, size_t row, void *arg)
 {
 	const struct scan_state *st = arg;
 	uint32_t x = st->cmd_rows[row];
-	const struct rec *r = &st->recs[x >> 1];
+	const struct rec *r = &st->recs[x >> 2];
 
 	out_str(t, r->id);
-	str_or_null(t, rec_command(r, (int)(x & 1)));
+	str_or_null(t, rec_command(r, (int)(x & 3)));
 }
 
 /* The compact findings table and the commands (table and md). */
@@ -1081,18 +1131,25 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	out_rows_on_demand(t, shown, human_row, st);
 	out_col(c, "volume_id", "Volume", OUT_TEXT);
 	out_col(c, "command", "Command", OUT_TEXT);
-	for (size_t i = 0; i < shown && i < UINT32_MAX / 2; i++) {
-		const struct scan_finding *f = &st->recs[i].f;
+	for (size_t i = 0; i < shown && i < UINT32_MAX / 4; i++) {
+		const struct rec *r = &st->recs[i];
+		const struct scan_finding *f = &r->f;
 		int has_fix = f->cat != SCAN_EXCLUDED &&
-			      (!f->new_volume || st->recs[i].az);
+			      (!f->new_volume || r->az);
 		int has_alarm = f->cat != SCAN_EXCLUDED && f->alarm_pct > 0;
+		char *patch = r->ns && r->pvc ?
+			scan_kubectl_patch(f, r->ns, r->pvc) : NULL;
 
-		xgrow((void **)&st->cmd_rows, &alloc, st->ncmd_rows + 2,
+		xgrow((void **)&st->cmd_rows, &alloc, st->ncmd_rows + 3,
 		      sizeof(*st->cmd_rows));
-		if (has_fix)
-			st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 1;
+		/* the class first: the patch refers to it by name */
+		if (patch)
+			st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 2 | CMD_VAC;
+		if (has_fix || patch)
+			st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 2 | CMD_FIX;
 		if (has_alarm)
-			st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 1 | 1;
+			st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 2 | CMD_ALARM;
+		free(patch);
 	}
 	out_rows_on_demand(c, st->ncmd_rows, command_row, st);
 }
@@ -1289,6 +1346,7 @@ static void state_release(struct scan_state *st)
 		free(st->recs[i].group);
 		free(st->recs[i].ns);
 		free(st->recs[i].pvc);
+		free(st->recs[i].kms);
 	}
 	free(st->recs);
 	free(st->rp);

@@ -70,6 +70,15 @@ static const char *shown(const char *s, char *buf, size_t n)
 	return buf;
 }
 
+int inventory_valid_kms_key(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n && n <= 2048 &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789:/_-") == n;
+}
+
 int inventory_valid_volume_id(const char *s)
 {
 	size_t n = 0;
@@ -280,6 +289,7 @@ static const char *jstr(const cJSON *o, const char *key)
 /* The members of a Volumes[] element that matter, found in one pass. */
 struct vol_members {
 	const cJSON *id, *type, *size, *iops, *tput, *state, *az, *att, *tags;
+	const cJSON *multi, *enc, *kms;
 };
 
 static void find_members(const cJSON *o, struct vol_members *m)
@@ -297,6 +307,9 @@ static void find_members(const cJSON *o, struct vol_members *m)
 		{ "AvailabilityZone", offsetof(struct vol_members, az) },
 		{ "Attachments", offsetof(struct vol_members, att) },
 		{ "Tags", offsetof(struct vol_members, tags) },
+		{ "MultiAttachEnabled", offsetof(struct vol_members, multi) },
+		{ "Encrypted", offsetof(struct vol_members, enc) },
+		{ "KmsKeyId", offsetof(struct vol_members, kms) },
 	};
 	const cJSON *c;
 
@@ -353,6 +366,10 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 	v->state = mstr(m.state);
 	v->az = mstr(m.az);
 	v->nattachments = cJSON_IsArray(m.att) ? (size_t)cJSON_GetArraySize(m.att) : 0;
+	/* T1 [S4, A1]: only io1/io2 attach to several instances at once */
+	v->multi_attach = cJSON_IsTrue(m.multi) || v->nattachments > 1;
+	v->encrypted = cJSON_IsTrue(m.enc);
+	v->kms_key_id = mstr(m.kms);
 	v->ntags = 0;
 	cJSON_ArrayForEach(t, m.tags) {
 		const char *k = jstr(t, "Key"), *val = jstr(t, "Value");
@@ -391,6 +408,9 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 	} else if (!v->az) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "missing \"AvailabilityZone\"");
+	} else if (v->kms_key_id && !inventory_valid_kms_key(v->kms_key_id)) {
+		xsnprintf(w->problem, sizeof(w->problem),
+			  "\"KmsKeyId\" is not a KMS key id, alias or ARN");
 	} else {
 		return;
 	}
@@ -949,6 +969,43 @@ static int parse_time(const char *s, long long *out)
 	return 0;
 }
 
+/*
+ * The most any EBS volume does (T1: io2, 256,000 IOPS and 4,000 MiB/s);
+ * a CloudWatch average above it is not a measurement.
+ */
+#define INV_MAX_VOLUME_IOPS 256000.0      /* T1 [A1] io2 */
+#define INV_MAX_VOLUME_MIBPS 4000.0       /* T1 [A1, S2] io2 */
+
+/*
+ * 1 when v can be a value of metric m over period_s seconds: no count or
+ * rate below zero or above what any volume can do, BurstBalance a
+ * percentage, the ExceededChecks 0 or 1 (T15).  A value like 1e300 would
+ * otherwise reach the proposals.
+ */
+static int value_possible(enum inv_metric m, long period_s, double v)
+{
+	double p = period_s > 0 ? (double)period_s : 1.0;
+
+	if (!isfinite(v) || v < 0)
+		return 0;
+	switch (m) {
+	case IM_READ_OPS:
+	case IM_WRITE_OPS:
+		return v / p <= INV_MAX_VOLUME_IOPS;
+	case IM_READ_BYTES:
+	case IM_WRITE_BYTES:
+		return v / p / 1048576.0 <= INV_MAX_VOLUME_MIBPS;
+	case IM_BURST_BALANCE:
+		return v <= 100.0;
+	case IM_IOPS_EXCEEDED:
+	case IM_TPUT_EXCEEDED:
+		return v <= 1.0;
+	case IM_COUNT:
+		break;
+	}
+	return 0;
+}
+
 /* One MetricDataResults entry into m; warnings for unusable ones. */
 static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
 		       struct inv_warnings *w)
@@ -959,6 +1016,7 @@ static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
 	const cJSON *vs = cJSON_GetObjectItemCaseSensitive(r, "Values");
 	struct inv_series s = { .file = name };
 	char b1[96];
+	size_t bad = 0;
 	int n;
 
 	if (parse_query_id(id, &s) && parse_label(label, &s)) {
@@ -984,11 +1042,18 @@ static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
 		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
 		    parse_time(cJSON_GetStringValue(t), &s.t[s.n]))
 			continue;
+		if (!value_possible(s.metric, s.period_s, v->valuedouble)) {
+			bad++;
+			continue;
+		}
 		s.v[s.n++] = v->valuedouble;
 	}
-	if (s.n < (size_t)n)
+	if (bad)
+		inv_warn(w, "'%s': volume '%s': %s: %zu of %d values negative or beyond what any EBS volume does; skipped",
+			 name, s.vol_id, metrics[s.metric].name, bad, n);
+	if (s.n + bad < (size_t)n)
 		inv_warn(w, "'%s': metric result '%s': %zu of %d points unreadable; skipped",
-			 name, shown(id, b1, sizeof(b1)), (size_t)n - s.n, n);
+			 name, shown(id, b1, sizeof(b1)), (size_t)n - s.n - bad, n);
 	xgrow((void **)&m->s, &m->alloc, m->n + 1, sizeof(*m->s));
 	m->s[m->n++] = s;
 }

@@ -448,7 +448,9 @@ int model_gp2_sized_for_iops(long size_gib, long *target_iops)
 	long k = (3 * size_gib) / 1000;
 
 	/* size = ceil(1000 k / 3)  <=>  0 <= 3 size - 1000 k <= 2 */
-	if (k < 3 || 3 * size_gib - 1000 * k > 2)
+	/* T2 [S1]: gp2 stops at 16,000 IOPS (5,334 GiB); a larger size
+	 * buys no IOPS, so it was not chosen for them */
+	if (k < 3 || k > 16 || 3 * size_gib - 1000 * k > 2)
 		return 0;
 	if (target_iops)
 		*target_iops = 1000 * k;

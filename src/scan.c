@@ -43,19 +43,27 @@ const char *scan_level_name(enum scan_level l)
 
 struct point {
 	long long t;
+	int metric;
 	double v;
 };
 
+/* By time, then metric, then the larger value first. */
 static int point_cmp(const void *a, const void *b)
 {
 	const struct point *x = a, *y = b;
 
-	return (x->t > y->t) - (x->t < y->t);
+	if (x->t != y->t)
+		return (x->t > y->t) - (x->t < y->t);
+	if (x->metric != y->metric)
+		return x->metric - y->metric;
+	return (x->v < y->v) - (x->v > y->v);
 }
 
 /*
  * Largest per-timestamp sum of the points of two metrics (read + write),
- * divided by the period.  -1 when there are no points.
+ * divided by the period.  A (metric, timestamp) seen more than once (the
+ * same file given twice, overlapping windows) counts once, at its largest
+ * value.  -1 when there are no points.
  */
 static double peak_rate(const struct inv_series *const *s, size_t n,
 			enum inv_metric a, enum inv_metric b, long period)
@@ -70,7 +78,9 @@ static double peak_rate(const struct inv_series *const *s, size_t n,
 			continue;
 		xgrow((void **)&pts, &alloc, np + s[i]->n, sizeof(*pts));
 		for (size_t j = 0; j < s[i]->n; j++)
-			pts[np++] = (struct point){ s[i]->t[j], s[i]->v[j] };
+			pts[np++] = (struct point){ s[i]->t[j],
+						    (int)s[i]->metric,
+						    s[i]->v[j] };
 	}
 	if (np)
 		qsort(pts, np, sizeof(*pts), point_cmp);
@@ -78,7 +88,8 @@ static double peak_rate(const struct inv_series *const *s, size_t n,
 		size_t j = i;
 
 		for (sum = 0; j < np && pts[j].t == pts[i].t; j++)
-			sum += pts[j].v;
+			if (j == i || pts[j].metric != pts[j - 1].metric)
+				sum += pts[j].v;   /* the largest of each metric */
 		best = fmax(best, sum / (double)period);
 		i = j;
 	}
@@ -167,6 +178,24 @@ static double grow_by(const struct scan_opts *o)
 	return 1.0 + o->headroom_pct / 100.0;
 }
 
+/* 1 when BurstBalance fell between its first and last observation. */
+static int burst_falling(const struct scan_load *l)
+{
+	return l->have_burst && l->burst_last_pct < l->burst_first_pct &&
+	       l->burst_last_t > l->burst_first_t;
+}
+
+/*
+ * Credits per second the observed fall of BurstBalance implies (T15
+ * derived: credits = BurstBalance % x 5,400,000); only when falling.
+ */
+static double burst_drain(const struct scan_load *l)
+{
+	return (l->burst_first_pct - l->burst_last_pct) / 100.0 *
+	       GP2_BUCKET_CREDITS /
+	       (double)(l->burst_last_t - l->burst_first_t);
+}
+
 /* The BurstBalance alarm of a gp2 that can burst (size < 1,000 GiB). */
 static void set_alarm(const struct scan_volume *v, const struct scan_opts *o,
 		      struct scan_finding *f)
@@ -175,12 +204,21 @@ static void set_alarm(const struct scan_volume *v, const struct scan_opts *o,
 	double base = model_gp2_baseline_iops(size);
 	double load = model_gp2_burst_iops(size);
 
+	const struct scan_load *l = v->load;
+	double seen = -1;
+
 	if (load <= base)
 		return;
-	/* the observed peak when it drains the bucket, else the worst case:
-	 * a full burst at 3,000 IOPS (T2 [S1]) */
-	if (v->load && v->load->have_iops && v->load->peak_iops > base)
-		load = fmin(load, v->load->peak_iops);
+	/* the larger drain of the two observations: the peak IOPS, and the
+	 * fall of BurstBalance itself (a 5-minute average hides spikes the
+	 * balance does not); neither: the worst case, a full burst at
+	 * 3,000 IOPS (T2 [S1]) */
+	if (l && l->have_iops && l->peak_iops > base)
+		seen = l->peak_iops;
+	if (l && burst_falling(l))
+		seen = fmax(seen, base + burst_drain(l));
+	if (seen > base)
+		load = fmin(load, seen);
 	f->alarm_pct = model_gp2_alarm_pct(size, load, o->alarm_lead_s);
 	f->alarm_load_iops = load;
 	f->alarm_lead_s = model_gp2_seconds_to_empty(
@@ -201,13 +239,8 @@ static double cliff_seconds(const struct scan_volume *v)
 	    (t = model_gp2_seconds_to_empty(size, credits, l->peak_iops)) >= 0)
 		best = t;
 	/* the observed drain rate of the balance itself */
-	if (l->have_burst && l->burst_last_pct < l->burst_first_pct &&
-	    l->burst_last_t > l->burst_first_t) {
-		double rate = (l->burst_first_pct - l->burst_last_pct) / 100.0 *
-			      GP2_BUCKET_CREDITS /
-			      (double)(l->burst_last_t - l->burst_first_t);
-
-		t = credits / rate;
+	if (burst_falling(l)) {
+		t = credits / burst_drain(l);
 		best = best < 0 ? t : fmin(best, t);
 	}
 	return best;
@@ -311,10 +344,15 @@ static int piops_finding(const struct scan_volume *v,
 	}
 	f->confidence = SCAN_MEDIUM;
 	need_iops = l->peak_iops * grow_by(o);
+	/* more than the type can deliver: the metrics or the volume are not
+	 * what they seem, and no smaller configuration follows (T1) */
+	if (!(need_iops <= (double)lim[cur->type].max_iops))
+		return 0;
 	need_mibps = l->have_mibps ? l->peak_mibps * grow_by(o) :
 		     cur->type == VT_GP3 ? (double)cur->throughput_mibps :
 		     fmin(lim[VT_GP3].max_mibps,
 			  model_piops_max_mibps(cur->type, (double)cur->iops));
+	need_mibps = fmin(need_mibps, lim[VT_GP3].max_mibps + 1.0);
 	if (cur->type == VT_GP3) {
 		if (!model_gp3_for_load(&lim[VT_GP3], cur->size_gib, need_iops,
 					need_mibps, &c) &&
@@ -322,13 +360,17 @@ static int piops_finding(const struct scan_volume *v,
 			consider(ps, &c, f, &best);
 	} else {
 		c = *cur;
-		c.iops = (long)fmax((double)lim[cur->type].min_iops, ceil(need_iops));
+		c.iops = (long)fmin((double)lim[cur->type].max_iops,
+				    fmax((double)lim[cur->type].min_iops,
+					 ceil(need_iops)));
 		if (c.iops < cur->iops)
 			consider(ps, &c, f, &best);
 		c.type = VT_IO2;
 		if (cur->type == VT_IO1 && c.iops <= cur->iops)
 			consider(ps, &c, f, &best);
-		if (!model_gp3_for_load(&lim[VT_GP3], cur->size_gib, need_iops,
+		/* T1: gp3 has no Multi-Attach; io1 -> io2 above keeps it */
+		if (!v->multi_attach &&
+		    !model_gp3_for_load(&lim[VT_GP3], cur->size_gib, need_iops,
 					need_mibps, &c))
 			gp3_won = consider(ps, &c, f, &best);
 	}
@@ -353,6 +395,10 @@ static void init_finding(const struct scan_volume *v,
 	f->used_gib = v->used_gib;
 	f->peak_iops = v->load && v->load->have_iops ? v->load->peak_iops : -1;
 	f->burst_data = v->load && v->load->have_burst;
+	f->burst_falling = v->load && burst_falling(v->load);
+	f->burst_min_pct = f->burst_data ? v->load->burst_min_pct : -1;
+	f->encrypted = v->encrypted != 0;
+	f->kms_key_id = v->encrypted ? v->kms_key_id : NULL;
 	f->headroom_pct = o ? o->headroom_pct : 0;
 }
 
@@ -384,8 +430,15 @@ int scan_analyze(const struct scan_volume *v, const struct price_set *ps,
 	if (price(ps, &f->prop, &f->prop_usd, err))
 		return -1;
 	f->save_usd = scan_usd(f->cur_usd - f->prop_usd);
-	if (f->cat == SCAN_GP2_BURST_RISK)
-		return 1;
+	if (f->cat == SCAN_GP2_BURST_RISK) {
+		/* a fix that costs more saves nothing: its cost apart, so that
+		 * totals and --min-savings only see real savings */
+		if (f->save_usd < 0) {
+			f->extra_usd = -f->save_usd;
+			f->save_usd = 0;
+		}
+		return f->save_usd >= o->min_savings_usd;
+	}
 	return f->save_usd > 1e-9 && f->save_usd >= o->min_savings_usd;
 }
 
@@ -404,6 +457,7 @@ int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
 void scan_reason(const struct scan_finding *f, char *buf, size_t n)
 {
 	const struct vol_config *c = &f->cur, *p = &f->prop;
+	char bal[64] = "";
 
 	switch (f->cat) {
 	case SCAN_GP2_TO_GP3:
@@ -420,10 +474,15 @@ void scan_reason(const struct scan_finding *f, char *buf, size_t n)
 			  p->iops, p->throughput_mibps);
 		break;
 	case SCAN_GP2_BURST_RISK:
+		if (f->burst_falling)
+			xsnprintf(bal, sizeof(bal), ", BurstBalance falling");
+		else if (f->burst_data)
+			xsnprintf(bal, sizeof(bal), ", BurstBalance down to %.0f %%",
+				  f->burst_min_pct);
 		xsnprintf(buf, n, "observed peak %.0f IOPS against a %.0f IOPS baseline%s; gp3 at %ld IOPS sustains it without credits%s",
 			  f->peak_iops > 0 ? f->peak_iops : 0.0,
 			  model_gp2_baseline_iops((double)c->size_gib),
-			  f->burst_data ? ", BurstBalance falling" : "", p->iops,
+			  bal, p->iops,
 			  f->burst_data ? "" : " (cliff assumes a full bucket: no BurstBalance data)");
 		break;
 	case SCAN_OVERPROVISIONED:
@@ -455,7 +514,7 @@ char *scan_command(const struct scan_finding *f, const char *id,
 		   const char *region, const char *az)
 {
 	const struct vol_config *p = &f->prop;
-	char extra[96] = "", buf[512];
+	char extra[96] = "", buf[512], *kms, *out;
 
 	if (f->cat == SCAN_EXCLUDED)
 		return NULL;
@@ -467,10 +526,18 @@ char *scan_command(const struct scan_finding *f, const char *id,
 			  p->iops, p->throughput_mibps);
 	else if (p->type == VT_IO1 || p->type == VT_IO2)
 		xsnprintf(extra, sizeof(extra), " --iops %ld", p->iops);
-	if (f->new_volume)
-		return xstrfmt("aws ec2 create-volume --region %s --availability-zone %s --volume-type %s --size %ld%s --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=%s}]'",
-			       region, az, model_type_name(p->type), p->size_gib,
-			       extra, id);
+	if (f->new_volume) {
+		/* the copy keeps the encryption (and key) of the original;
+		 * the key id was checked (inventory_valid_kms_key) and is
+		 * quoted all the same */
+		kms = f->encrypted && f->kms_key_id ?
+			xstrfmt(" --kms-key-id '%s'", f->kms_key_id) : xstrdup("");
+		out = xstrfmt("aws ec2 create-volume --region %s --availability-zone %s --volume-type %s --size %ld%s%s%s --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=%s}]'",
+			      region, az, model_type_name(p->type), p->size_gib,
+			      extra, f->encrypted ? " --encrypted" : "", kms, id);
+		free(kms);
+		return out;
+	}
 	/* T14: one modification carries type, IOPS and throughput together
 	 * (at most 4 per volume per 24 h) */
 	xsnprintf(buf, sizeof(buf),
@@ -540,6 +607,24 @@ int scan_k8s_name_ok(const char *s)
 	    !strchr("abcdefghijklmnopqrstuvwxyz0123456789", s[n - 1]))
 		return 0;
 	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-.") == n;
+}
+
+char *scan_vac_apply_command(const struct scan_finding *f)
+{
+	char *name, *out, tput[64] = "";
+
+	if (!vac_applies(f))
+		return NULL;
+	name = scan_vac_name(&f->prop);
+	if (f->prop.type == VT_GP3)
+		xsnprintf(tput, sizeof(tput), ",\"throughput\":\"%ld\"",
+			  f->prop.throughput_mibps);
+	/* the manifest of scan_vac_manifest as JSON (which kubectl reads
+	 * as YAML), so that it fits one line; all values are ours */
+	out = xstrfmt("echo '{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"VolumeAttributesClass\",\"metadata\":{\"name\":\"%s\"},\"driverName\":\"ebs.csi.aws.com\",\"parameters\":{\"type\":\"%s\",\"iops\":\"%ld\"%s}}' | kubectl apply -f -",
+		      name, model_type_name(f->prop.type), f->prop.iops, tput);
+	free(name);
+	return out;
 }
 
 char *scan_kubectl_patch(const struct scan_finding *f, const char *ns,

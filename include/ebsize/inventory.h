@@ -71,6 +71,10 @@ struct inv_volume {
 	const char *state;       /* "in-use", "available", ...; NULL absent */
 	const char *az;
 	size_t nattachments;
+	int multi_attach;        /* MultiAttachEnabled, or > 1 attachment */
+	int encrypted;           /* "Encrypted": true */
+	const char *kms_key_id;  /* "KmsKeyId" (checked: safe in a shell
+				    line); NULL absent */
 	const struct inv_tag *tags;
 	size_t ntags;
 	size_t index;            /* position in Volumes[] (0-based) */
@@ -194,6 +198,12 @@ void inv_metrics_release(struct inv_metrics *m);
  */
 char *inventory_metric_queries(const char *const *ids, size_t n,
 			       long period_s);
+
+/*
+ * 1 when s can be a KMS key id, alias or ARN: 1 to 2,048 characters of
+ * A-Z a-z 0-9 : / _ - (safe inside a shell line).
+ */
+int inventory_valid_kms_key(const char *s);
 
 /* 1 when s is an EBS volume id: "vol-" and 8 to 17 lowercase hex digits. */
 int inventory_valid_volume_id(const char *s);

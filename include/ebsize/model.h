@@ -202,7 +202,8 @@ long model_gp3_min_size(const struct volume_limits *gp3, long iops);
  * 1 when a gp2 size looks chosen for an IOPS target rather than for data:
  * size = ceil(1,000 k / 3) for some k >= 3, i.e. the smallest size giving a
  * round number of thousands of IOPS at 3 IOPS/GiB (1,000 GiB for 3,000;
- * 1,334 for 4,000; 1,667 for 5,000).  *target_iops gets 1,000 k.
+ * 1,334 for 4,000; 1,667 for 5,000) up to the 16,000 IOPS cap (5,334
+ * GiB, T2); never above it.  *target_iops gets 1,000 k.
  */
 int model_gp2_sized_for_iops(long size_gib, long *target_iops);
 

@@ -57,6 +57,9 @@ struct scan_volume {
 	int available;            /* State "available" (unattached) */
 	double used_gib;          /* < 0: unknown */
 	const struct scan_load *load;   /* NULL: no metrics */
+	int multi_attach;         /* Multi-Attach: never gp3 (T1) */
+	int encrypted;            /* a new volume must be encrypted too */
+	const char *kms_key_id;   /* NULL: the default key (not owned) */
 };
 
 struct scan_opts {
@@ -75,7 +78,8 @@ struct scan_finding {
 	int new_volume;           /* prop needs a new volume + data copy */
 	double cur_usd;           /* monthly */
 	double prop_usd;
-	double save_usd;
+	double save_usd;          /* never negative */
+	double extra_usd;         /* monthly cost the fix adds (burst risk) */
 	enum scan_level risk;
 	enum scan_level confidence;
 	double cliff_s;           /* seconds to the burst cliff; < 0 none */
@@ -89,6 +93,10 @@ struct scan_finding {
 	long target_iops;         /* gp2 size looks chosen for this; 0 no */
 	unsigned no_byte_metrics : 1;
 	unsigned burst_data : 1;  /* BurstBalance was observed */
+	unsigned burst_falling : 1;   /* ... and fell over the window */
+	unsigned encrypted : 1;   /* the volume is encrypted */
+	double burst_min_pct;     /* lowest BurstBalance seen */
+	const char *kms_key_id;   /* its key; NULL default (not owned) */
 	unsigned to_gp3_from_piops : 1;
 	const char *excluded_by;  /* the --exclude-tag rule (not owned) */
 };
@@ -117,7 +125,8 @@ int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
  * Ids and regions must already be validated (they are pasted into shell
  * lines); nothing user-controlled beyond them goes in.
  *   scan_command: modify-volume (one batched modification), create-volume
- *   for a right-size, snapshot-then-delete for an unattached volume.
+ *   for a right-size (encrypted, with f->kms_key_id, when the volume is),
+ *   snapshot-then-delete for an unattached volume.
  *   scan_alarm_command: put-metric-alarm on BurstBalance.
  *   scan_vac_name / scan_vac_manifest / scan_kubectl_patch: Kubernetes
  *   (VolumeAttributesClass, storage.k8s.io/v1, driver ebs.csi.aws.com).
@@ -130,6 +139,8 @@ char *scan_vac_name(const struct vol_config *c);
 char *scan_vac_manifest(const struct scan_finding *f);
 char *scan_kubectl_patch(const struct scan_finding *f, const char *ns,
 			 const char *pvc);
+/* One line creating the VolumeAttributesClass (JSON piped to kubectl). */
+char *scan_vac_apply_command(const struct scan_finding *f);
 
 /* 1 when s is a Kubernetes object name (RFC 1123 subdomain, <= 253). */
 int scan_k8s_name_ok(const char *s);

@@ -60,6 +60,9 @@ static void test_sized_for_iops(void)
 		{ 2000, 1, 6000 }, { 3334, 1, 10000 }, { 5334, 1, 16000 },
 		{ 999, 0, 0 }, { 1001, 0, 0 }, { 1500, 0, 0 }, { 1333, 0, 0 },
 		{ 500, 0, 0 },  /* below 1,000 GiB burst covers 3,000 IOPS */
+		/* review: 5,667 = ceil(17,000 / 3), but gp2 stops at 16,000
+		 * IOPS from 5,334 GiB (T2): a size no IOPS target explains */
+		{ 5667, 0, 0 }, { 6000, 0, 0 }, { 16384, 0, 0 },
 	};
 	long t;
 
@@ -187,7 +190,7 @@ static void test_analyze(void)
 		struct scan_volume v = { "vol-0e2e0000000000001", c->region,
 					 "x-1a", { c->type, c->size, c->iops,
 						   c->mibps, 1, 0 },
-					 c->available, c->used_gib, NULL };
+					 c->available, c->used_gib, NULL, 0, 0, NULL };
 		struct scan_finding f;
 		struct price_set ps;
 		int rc;
@@ -503,6 +506,255 @@ static void test_strmap(void)
 	strmap_release(&m);
 }
 
+/* ------------------------------------------------------------ review */
+
+/*
+ * Regressions from the scan review (generated volumes and values; every
+ * expected number worked by hand from ebs-facts.md T1, T2, T6, T15).
+ */
+static void review_analyze(const char *region, const struct scan_volume *v0,
+			   const struct scan_load *load, double min_savings,
+			   struct scan_finding *f, int *rc)
+{
+	struct db *db = test_db();
+	struct volume_limits lim[VT_COUNT];
+	struct scan_opts o = { 20, min_savings, 300 };
+	struct scan_volume v = *v0;
+	struct price_set ps;
+	char err[EBS_ERRLEN];
+
+	for (int t = 0; t < VT_COUNT; t++)
+		db_load_limits(db, (enum vol_type)t, NULL, &lim[t], err);
+	db_load_prices(db, region, NULL, &ps, err);
+	v.region = region;
+	v.load = load;
+	model_apply_defaults(&lim[v.cfg.type], &v.cfg);
+	*rc = scan_analyze(&v, &ps, lim, &o, f, err);
+}
+
+static void test_review_analyze(void)
+{
+	struct scan_volume v = { .id = "vol-0e2e00000000000a1", .az = "x-1a",
+				 .used_gib = -1 };
+	struct scan_load l = { .period_s = 300, .have_iops = 1 };
+	struct scan_finding f;
+	int rc;
+
+	/* 1: io2 at its 256,000 IOPS maximum (T1) with a peak whose
+	 * headroom needs 250,000 x 1.2 = 300,000: nothing to propose, and
+	 * nothing cast from an impossible double */
+	v.cfg = (struct vol_config){ VT_IO2, 1000, 256000, 0, 1, 0 };
+	l.peak_iops = 250000;
+	review_analyze("us-east-1", &v, &l, 0, &f, &rc);
+	CHECK(rc == 0, "io2 need above the type maximum: no proposal (rc %d, iops %ld)",
+	      rc, f.prop.iops);
+
+	/* 2: eu-west-1 io1 500 GiB 10,000 IOPS, peak 2,000, 50 MiB/s.
+	 * Without Multi-Attach gp3 wins (789 - 44 = 745, test_analyze);
+	 * Multi-Attach keeps it on io1: 2,400 IOPS (2,000 x 1.2):
+	 * 500 x 0.138 + 2,400 x 0.072 = 69 + 172.8 = 241.8; 789 - 241.8 =
+	 * 547.2 (io2 costs the same in eu-west-1, so not "cheaper") */
+	v.cfg = (struct vol_config){ VT_IO1, 500, 10000, 0, 1, 0 };
+	v.multi_attach = 1;
+	l.peak_iops = 2000;
+	l.have_mibps = 1;
+	l.peak_mibps = 50;
+	review_analyze("eu-west-1", &v, &l, 0, &f, &rc);
+	CHECK(rc == 1 && f.prop.type == VT_IO1 && f.prop.iops == 2400,
+	      "Multi-Attach io1 stays off gp3: %s %ld IOPS (rc %d)",
+	      model_type_name(f.prop.type), f.prop.iops, rc);
+	CHECK_NEAR(f.save_usd, 547.2, 1e-9, "Multi-Attach io1: 789 - 241.8");
+	v.multi_attach = 0;
+	l.have_mibps = 0;
+
+	/* 11: us-east-1 gp2 200 GiB (20.00) at peak 2,000 > 600 baseline:
+	 * gp3 200 GiB 3,000 IOPS 250 MiB/s = 16 + 125 x 0.04 = 21.00, so
+	 * the fix costs 1.00 more: saving 0, extra 1.00 */
+	v.cfg = (struct vol_config){ VT_GP2, 200, 0, 0, 1, 0 };
+	l.peak_iops = 2000;
+	review_analyze("us-east-1", &v, &l, 0, &f, &rc);
+	CHECK(rc == 1 && f.cat == SCAN_GP2_BURST_RISK,
+	      "gp2 200 GiB at 2,000 IOPS is a burst risk (rc %d)", rc);
+	CHECK_NEAR(f.save_usd, 0, 1e-12, "burst risk saving is never negative");
+	CHECK_NEAR(f.extra_usd, 1.00, 1e-9, "burst risk fix costs 1.00 more");
+	review_analyze("us-east-1", &v, &l, 0.5, &f, &rc);
+	CHECK(rc == 0, "--min-savings 0.5 drops a finding saving 0 (rc %d)", rc);
+
+	/* 7: gp2 100 GiB (baseline 300), peak 500 IOPS, BurstBalance 100 %
+	 * -> 50 % in 3,600 s: 0.5 x 5,400,000 / 3,600 = 750 credits/s,
+	 * i.e. a load of 300 + 750 = 1,050 IOPS, above the 500 peak.
+	 * Threshold ceil(300 s x 750 / 5,400,000 x 100) = ceil(4.17) = 5 %
+	 * (the peak alone: ceil(300 x 200 / 54,000) = ceil(1.11) = 2 %) */
+	{
+		struct scan_load b = { .period_s = 300, .have_iops = 1,
+				       .peak_iops = 500, .have_burst = 1,
+				       .burst_first_pct = 100,
+				       .burst_last_pct = 50, .burst_min_pct = 50,
+				       .burst_first_t = 0, .burst_last_t = 3600 };
+		char why[320];
+
+		v.cfg = (struct vol_config){ VT_GP2, 100, 0, 0, 1, 0 };
+		review_analyze("us-east-1", &v, &b, 0, &f, &rc);
+		CHECK(rc == 1 && f.alarm_pct == 5 && f.alarm_load_iops == 1050,
+		      "alarm from the BurstBalance slope: %g %% at %g IOPS",
+		      f.alarm_pct, f.alarm_load_iops);
+		scan_reason(&f, why, sizeof(why));
+		CHECK(strstr(why, "BurstBalance falling") != NULL,
+		      "falling balance is said: %s", why);
+		/* not falling: 40 % -> 45 %, low at 40 % */
+		b.burst_first_pct = 40;
+		b.burst_last_pct = 45;
+		b.burst_min_pct = 40;
+		review_analyze("us-east-1", &v, &b, 0, &f, &rc);
+		scan_reason(&f, why, sizeof(why));
+		CHECK(rc == 1 && !strstr(why, "falling") &&
+		      strstr(why, "BurstBalance down to 40 %") != NULL,
+		      "rising balance is not called falling: %s", why);
+		CHECK(f.alarm_load_iops == 500, "no slope: the peak 500 (%g)",
+		      f.alarm_load_iops);
+	}
+}
+
+/* 3 and 1: duplicate points count once; impossible values are refused. */
+static void test_review_metrics(void)
+{
+	/* read 600 and write 300 ops at 10:00 over 300 s = 3 IOPS; the read
+	 * series again (the same file twice) and once more at 900 */
+	static const char doc[] =
+		"{\"MetricDataResults\": ["
+		"{\"Id\": \"rops_300_vol_0e2e00000000000a1\","
+		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [600]},"
+		"{\"Id\": \"rops_300_vol_0e2e00000000000a1\","
+		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [600]},"
+		"{\"Id\": \"wops_300_vol_0e2e00000000000a1\","
+		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [300]},"
+		"{\"Id\": \"wops_300_vol_0e2e00000000000a1\","
+		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [300]}"
+		"]}";
+	/* 1e300 ops, -5 ops, 76,800,001 ops / 300 s = 256,000.003 IOPS
+	 * (above io2's 256,000, T1), BurstBalance 101 %: all refused */
+	static const char bad[] =
+		"{\"MetricDataResults\": ["
+		"{\"Id\": \"rops_300_vol_0e2e00000000000a2\","
+		" \"Timestamps\": [\"2026-11-01T10:00:00Z\", \"2026-11-01T10:05:00Z\","
+		"  \"2026-11-01T10:10:00Z\", \"2026-11-01T10:15:00Z\"],"
+		" \"Values\": [1e300, -5, 76800001, 76800000]},"
+		"{\"Id\": \"burst_300_vol_0e2e00000000000a2\","
+		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [101]}"
+		"]}";
+	struct inv_metrics m = { 0 };
+	struct inv_warnings w = { 0 };
+	const struct inv_series *s[4];
+	struct scan_load l;
+	char err[EBS_ERRLEN];
+
+	CHECK(inventory_parse_metrics("d.json", doc, strlen(doc), &m, &w, err) == 0 &&
+	      m.n == 4, "duplicate series parse (%zu)", m.n);
+	for (size_t i = 0; i < 4 && i < m.n; i++)
+		s[i] = &m.s[i];
+	scan_load_from_series(s, m.n, &l);
+	CHECK_NEAR(l.peak_iops, 3, 1e-9, "doubled series: (600 + 300) / 300 = 3, not 6");
+	if (m.n == 4)
+		m.s[1].v[0] = 900;
+	scan_load_from_series(s, m.n, &l);
+	CHECK_NEAR(l.peak_iops, 4, 1e-9, "overlap keeps the larger: (900 + 300) / 300 = 4");
+	inv_metrics_release(&m);
+
+	CHECK(inventory_parse_metrics("b.json", bad, strlen(bad), &m, &w, err) == 0 &&
+	      m.n == 2, "impossible values parse (%zu)", m.n);
+	CHECK(m.n == 2 && m.s[0].n == 1 && m.s[0].v[0] == 76800000 && m.s[1].n == 0,
+	      "only 76,800,000 (256,000 IOPS) is kept");
+	CHECK(w.n == 2 && !strcmp(w.msg[0], "'b.json': volume 'vol-0e2e00000000000a2': VolumeReadOps: 3 of 4 values negative or beyond what any EBS volume does; skipped") &&
+	      !strcmp(w.msg[1], "'b.json': volume 'vol-0e2e00000000000a2': BurstBalance: 1 of 1 values negative or beyond what any EBS volume does; skipped"),
+	      "warnings name file, volume and metric (%s)", w.n ? w.msg[0] : "none");
+	inv_metrics_release(&m);
+	inv_warnings_release(&w);
+}
+
+/* 2, 6: Multi-Attach and encryption from describe-volumes. */
+struct review_walk {
+	int n, multi[4], enc[4];
+	char kms[4][96];
+	char problem[128];
+};
+
+static int review_collect(const struct inv_volume *v, void *arg)
+{
+	struct review_walk *w = arg;
+
+	if (v->problem) {
+		snprintf(w->problem, sizeof(w->problem), "%s", v->problem);
+		return 0;
+	}
+	if (w->n < 4) {
+		w->multi[w->n] = v->multi_attach;
+		w->enc[w->n] = v->encrypted;
+		snprintf(w->kms[w->n], sizeof(w->kms[0]), "%s",
+			 v->kms_key_id ? v->kms_key_id : "");
+	}
+	w->n++;
+	return 0;
+}
+
+static void test_review_volumes(void)
+{
+	static const char doc[] =
+		"{\"Volumes\": ["
+		"{\"VolumeId\": \"vol-0e2e00000000000b1\", \"VolumeType\": \"io2\", \"Size\": 100,"
+		" \"Iops\": 3000, \"AvailabilityZone\": \"us-east-1a\", \"MultiAttachEnabled\": true},"
+		"{\"VolumeId\": \"vol-0e2e00000000000b2\", \"VolumeType\": \"io1\", \"Size\": 100,"
+		" \"Iops\": 3000, \"AvailabilityZone\": \"us-east-1a\","
+		" \"Attachments\": [{\"InstanceId\": \"i-1\"}, {\"InstanceId\": \"i-2\"}]},"
+		"{\"VolumeId\": \"vol-0e2e00000000000b3\", \"VolumeType\": \"gp2\", \"Size\": 100,"
+		" \"AvailabilityZone\": \"us-east-1a\", \"Encrypted\": true,"
+		" \"KmsKeyId\": \"arn:aws:kms:us-east-1:111122223333:key/0e2e-a1\"},"
+		"{\"VolumeId\": \"vol-0e2e00000000000b4\", \"VolumeType\": \"gp2\", \"Size\": 100,"
+		" \"AvailabilityZone\": \"us-east-1a\", \"Encrypted\": true,"
+		" \"KmsKeyId\": \"x' ; rm -rf ~ ; '\"}"
+		"]}";
+	struct review_walk w = { 0 };
+	char err[EBS_ERRLEN];
+	struct scan_finding f = { 0 };
+	char *s;
+
+	CHECK(inventory_each_volume("v.json", doc, strlen(doc), review_collect, &w, err) == 0 &&
+	      w.n == 3, "volumes walk (%d)", w.n);
+	CHECK(w.multi[0] && w.multi[1] && !w.multi[2],
+	      "MultiAttachEnabled and two attachments are Multi-Attach");
+	CHECK(w.enc[2] && !strcmp(w.kms[2], "arn:aws:kms:us-east-1:111122223333:key/0e2e-a1"),
+	      "Encrypted and KmsKeyId read");
+	CHECK(!strcmp(w.problem, "\"KmsKeyId\" is not a KMS key id, alias or ARN"),
+	      "a KmsKeyId unsafe in a shell line is a problem: %s", w.problem);
+
+	f.cat = SCAN_GP2_SIZED_FOR_IOPS;
+	f.new_volume = 1;
+	f.prop = (struct vol_config){ VT_GP3, 100, 3000, 250, 1, 0 };
+	f.encrypted = 1;
+	f.kms_key_id = "arn:aws:kms:us-east-1:111122223333:key/0e2e-a1";
+	s = scan_command(&f, "vol-0e2e00000000000b3", "us-east-1", "us-east-1a");
+	CHECK(!strcmp(s, "aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --iops 3000 --throughput 250 --encrypted --kms-key-id 'arn:aws:kms:us-east-1:111122223333:key/0e2e-a1' --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=vol-0e2e00000000000b3}]'"),
+	      "create-volume keeps encryption and key: %s", s);
+	free(s);
+	f.kms_key_id = NULL;
+	s = scan_command(&f, "vol-0e2e00000000000b3", "us-east-1", "us-east-1a");
+	CHECK(strstr(s, " --encrypted --tag-specifications") != NULL,
+	      "encrypted with the default key: %s", s);
+	free(s);
+
+	/* 9: the class the kubectl patch names, as one line */
+	f = (struct scan_finding){ 0 };
+	f.cat = SCAN_GP2_TO_GP3;
+	f.prop = (struct vol_config){ VT_GP3, 2000, 6000, 250, 1, 0 };
+	s = scan_vac_apply_command(&f);
+	CHECK(!strcmp(s, "echo '{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"VolumeAttributesClass\",\"metadata\":{\"name\":\"ebsize-gp3-6000-250\"},\"driverName\":\"ebs.csi.aws.com\",\"parameters\":{\"type\":\"gp3\",\"iops\":\"6000\",\"throughput\":\"250\"}}' | kubectl apply -f -"),
+	      "VolumeAttributesClass apply line: %s", s);
+	free(s);
+	CHECK(inventory_valid_kms_key("alias/ebs-0e2e") &&
+	      inventory_valid_kms_key("1234abcd-12ab-34cd-56ef-1234567890ab") &&
+	      !inventory_valid_kms_key("") && !inventory_valid_kms_key("a b"),
+	      "KMS key ids");
+}
+
 void test_scan(void)
 {
 	test_gp3_like_gp2();
@@ -518,4 +770,7 @@ void test_scan(void)
 	test_rows_on_demand();
 	test_commands();
 	test_strmap();
+	test_review_analyze();
+	test_review_metrics();
+	test_review_volumes();
 }
