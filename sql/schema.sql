@@ -116,7 +116,12 @@ CREATE TABLE bench_runs (
 	profile_text     TEXT,                   -- the suite, in the profile file format
 	results_dir      TEXT,                   -- raw fio outputs of this run
 	created_target   INTEGER NOT NULL DEFAULT 0,  -- ebsize created the test file
-	destructive      INTEGER NOT NULL DEFAULT 0   -- --destructive was given
+	destructive      INTEGER NOT NULL DEFAULT 0,  -- --destructive was given
+	-- identity (lstat st_dev, st_ino) of the target when the run checked
+	-- or created it: "created by ebsize" is trusted only for this file,
+	-- and every phase checks the path still is it; NULL for none
+	target_dev       INTEGER,
+	target_ino       INTEGER
 );
 
 -- One row per fio phase.  Latencies are completion latencies in ms.

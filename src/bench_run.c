@@ -261,8 +261,17 @@ int bench_check_target(const char *target, uint64_t size_bytes,
 	if ((rc = absolute(target, info->path, sizeof(info->path), dir,
 			   sizeof(dir), err)))
 		return rc;
-	if (!stat(info->path, &sb)) {
+	/* lstat: a link must not pass for the file it points to */
+	if (!lstat(info->path, &sb)) {
 		info->exists = 1;
+		info->dev = (unsigned long long)sb.st_dev;
+		info->ino = (unsigned long long)sb.st_ino;
+		info->is_symlink = S_ISLNK(sb.st_mode);
+		if (info->is_symlink && !destructive)
+			return refuse(info, "a symbolic link", err, hint);
+		if (info->is_symlink && stat(info->path, &sb))
+			return ebs_fail(err, EBS_ERR_IO, "cannot use target '%s': %s",
+					info->path, strerror(errno));
 		info->is_block = S_ISBLK(sb.st_mode);
 		if (info->is_block && !destructive)
 			return refuse(info, "a block device", err, hint);
@@ -289,6 +298,48 @@ int bench_check_target(const char *target, uint64_t size_bytes,
 			      info->exists ? (uint64_t)sb.st_size : 0, err)))
 		return rc;
 	return check_aio(err, hint);
+}
+
+int bench_create_target(struct bench_target_info *info, char *err)
+{
+	struct stat sb;
+	int fd = open(info->path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY |
+		      O_CLOEXEC, 0600);
+
+	if (fd < 0 && errno == EEXIST)
+		return ebs_fail(err, EBS_ERR_ILLEGAL,
+				"refusing to run fio on '%s': it appeared after ebsize checked it",
+				info->path);
+	if (fd < 0)
+		return ebs_fail(err, EBS_ERR_IO, "cannot create '%s': %s",
+				info->path, strerror(errno));
+	if (fstat(fd, &sb)) {
+		close(fd);
+		return ebs_fail(err, EBS_ERR_IO, "cannot stat '%s': %s",
+				info->path, strerror(errno));
+	}
+	close(fd);
+	info->exists = 1;
+	info->dev = (unsigned long long)sb.st_dev;
+	info->ino = (unsigned long long)sb.st_ino;
+	return EBS_OK;
+}
+
+int bench_verify_target(const char *path, unsigned long long dev,
+			unsigned long long ino, char *err)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb))
+		return ebs_fail(err, EBS_ERR_ILLEGAL,
+				"refusing to go on with fio on '%s': it is gone since ebsize checked it (%s)",
+				path, strerror(errno));
+	if ((unsigned long long)sb.st_dev != dev ||
+	    (unsigned long long)sb.st_ino != ino)
+		return ebs_fail(err, EBS_ERR_ILLEGAL,
+				"refusing to go on with fio on '%s': it was replaced since ebsize checked it (another file or a symbolic link)",
+				path);
+	return EBS_OK;
 }
 
 void bench_host_info(char *host, size_t hn, char *kernel, size_t kn)

@@ -139,6 +139,10 @@ struct bench_run {
 	char status[16];
 	int created_target;
 	int destructive;
+	/* identity of the target (lstat) when the run checked or created it;
+	 * has_target_id 0 for runs stored before it was recorded */
+	int has_target_id;
+	unsigned long long target_dev, target_ino;
 	char *profile_text;          /* heap or NULL */
 	char *results_dir;           /* heap or NULL */
 	char *provenance;            /* heap or NULL */
@@ -197,6 +201,8 @@ struct bench_target_info {
 	char path[1024];             /* absolute */
 	int exists;
 	int is_block;
+	int is_symlink;              /* path itself is a symbolic link */
+	unsigned long long dev, ino; /* lstat of path when it exists */
 	char device[64];             /* "nvme1n1", "vda"; "" unknown */
 	char filesystem[32];         /* "ext4", "xfs", ...; "" for a device */
 	char ebs_volume_id[32];      /* "vol-..." on an NVMe EBS device */
@@ -210,14 +216,29 @@ int bench_find_fio(char *path, size_t n, char *err, char *hint);
 
 /*
  * Decide whether fio may run on target, before anything runs: refuses a
- * block device or an existing file ebsize did not create (created_by_us)
- * unless destructive (EBS_ERR_ILLEGAL), checks free space for size_bytes
+ * symbolic link, a block device or an existing file ebsize did not create
+ * (created_by_us: the caller has matched info->dev/ino with a recorded
+ * run) unless destructive (EBS_ERR_ILLEGAL), checks free space for size_bytes
  * (EBS_ERR_IO), O_DIRECT (EBS_ERR_EXEC) and the kernel's AIO for libaio.
  * Fills info.  err and hint (EBS_ERRLEN each) explain a refusal.
  */
 int bench_check_target(const char *target, uint64_t size_bytes,
 		       int destructive, int created_by_us,
 		       struct bench_target_info *info, char *err, char *hint);
+
+/*
+ * Create the missing target file (O_CREAT|O_EXCL|O_NOFOLLOW, so nothing
+ * that appeared since the check is followed or reused) and record its
+ * dev/ino in info.  EBS_ERR_ILLEGAL when the path now exists.
+ */
+int bench_create_target(struct bench_target_info *info, char *err);
+
+/*
+ * Is path still the file that was checked: lstat gives dev/ino?  Else
+ * EBS_ERR_ILLEGAL saying so (fio reopens the path in every phase).
+ */
+int bench_verify_target(const char *path, unsigned long long dev,
+			unsigned long long ino, char *err);
 
 /* Host name and kernel release (uname). */
 void bench_host_info(char *host, size_t hn, char *kernel, size_t kn);
