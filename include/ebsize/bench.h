@@ -257,8 +257,10 @@ typedef void (*bench_progress_fn)(void *arg, double elapsed_s, double iops);
  * Run phase i of pr with fio (posix_spawn, argv array, no shell), its
  * outputs kept in outdir, and read back what it measured: out (seq = i,
  * analysis not filled) and the per-second samples (*samples heap, caller
- * frees).  *stop set by a signal handler makes it an EBS_ERR_INTERRUPTED
- * once fio has ended.  progress may be NULL.
+ * frees).  fio runs in its own process group; *stop set by a signal
+ * handler sends it SIGINT (SIGKILL after a few seconds' grace).  A phase
+ * fio completed anyway (exit 0, JSON without "terminating on signal") is
+ * returned as usual; else EBS_ERR_INTERRUPTED.  progress may be NULL.
  */
 int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		    size_t i, const char *target, const char *volume_type,
