@@ -137,7 +137,8 @@ CREATE TABLE bench_phases (
 	runtime_s    REAL,
 	iops         REAL,
 	bw_mibps     REAL,
-	lat_mean_ms  REAL,
+	lat_mean_ms  REAL,                       -- completion latency (clat)
+	lat_total_ms REAL,                       -- submission + completion (lat)
 	p50_ms       REAL,
 	p95_ms       REAL,
 	p99_ms       REAL,
@@ -163,7 +164,7 @@ CREATE TABLE bench_phases (
 	p95_over_p50       REAL,
 	lat_bimodal        INTEGER,              -- p95 >= 3 x p50
 	little_lat_ms      REAL,                 -- iodepth x numjobs / iops
-	little_ratio       REAL,                 -- lat_mean_ms / little_lat_ms
+	little_ratio       REAL,                 -- lat_total_ms (else lat_mean_ms) / little_lat_ms
 	model_cliff_t_s    REAL,                 -- the model's cliff for this volume
 	model_steady_iops  REAL,
 	raw_output         TEXT,                 -- the fio JSON kept on disk

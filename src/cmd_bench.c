@@ -376,6 +376,8 @@ static void add_notes(struct out_doc *doc, const struct bench_run *r,
 {
 	out_doc_notes_key(doc);
 	for (size_t i = 0; i < n; i++) {
+		if (p[i].notes[0])
+			out_note(doc, "%s: %s", p[i].phase, p[i].notes);
 		if (!isnan(p[i].cliff_t_s))
 			out_note(doc, "%s: credit cliff at %.0f s, %.0f -> %.0f IOPS over %.0f s%s",
 				 p[i].phase, p[i].cliff_t_s, p[i].iops_before_cliff,
@@ -1115,9 +1117,15 @@ static int read_one(const struct bench_import_files *f, size_t i, struct bench_r
 			prev < 0 ? 1 : prev + 1;
 		xsnprintf(set->p[set->n].raw_output, sizeof(set->p[set->n].raw_output),
 			  "%s", f->json[i]);
-		if (intr)
-			xsnprintf(set->p[set->n].notes, sizeof(set->p[set->n].notes),
-				  "fio reported 'terminating on signal': the phase ended early");
+		if (intr) {
+			char *nt = set->p[set->n].notes;
+			char *was = xstrdup(nt);
+
+			xsnprintf(nt, sizeof(set->p[set->n].notes),
+				  "fio reported 'terminating on signal': the phase ended early%s%s",
+				  was[0] ? "; " : "", was);
+			free(was);
+		}
 		set->s[set->n] = s[k];
 		set->ns[set->n] = ns[k];
 		analyse(r, &set->p[set->n], s[k], ns[k]);

@@ -54,6 +54,7 @@ static const struct {
 	PH_NUM("iops", iops),
 	PH_NUM("bw_mibps", bw_mibps),
 	PH_NUM("lat_mean_ms", lat_mean_ms),
+	PH_NUM("lat_total_ms", lat_total_ms),
 	PH_NUM("p50_ms", p50_ms),
 	PH_NUM("p95_ms", p95_ms),
 	PH_NUM("p99_ms", p99_ms),

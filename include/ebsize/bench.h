@@ -91,7 +91,8 @@ struct bench_phase_result {
 	long numjobs;
 	double runtime_s;
 	double iops, bw_mibps;
-	double lat_mean_ms, p50_ms, p95_ms, p99_ms, p999_ms;
+	double lat_mean_ms, p50_ms, p95_ms, p99_ms, p999_ms;  /* completion */
+	double lat_total_ms;         /* mean total latency (fio lat_ns) */
 	double iops_min, iops_max;
 	long samples;
 	/* analysis */
@@ -103,7 +104,8 @@ struct bench_phase_result {
 	double p95_over_p50;
 	int bimodal;                 /* -1 unknown, 0 no, 1 yes */
 	double little_lat_ms;        /* iodepth * numjobs / IOPS */
-	double little_ratio;         /* lat_mean_ms / little_lat_ms */
+	double little_ratio;         /* lat_total_ms (else lat_mean_ms) /
+	                              * little_lat_ms */
 	double model_cliff_t_s;      /* NAN when the type has no cliff */
 	double model_steady_iops;
 	char started_at[32];
