@@ -300,6 +300,28 @@ int bench_check_target(const char *target, uint64_t size_bytes,
 	return check_aio(err, hint);
 }
 
+int bench_target_short(const char *path, uint64_t size)
+{
+	struct stat sb;
+
+	return !lstat(path, &sb) && S_ISREG(sb.st_mode) &&
+		(uint64_t)sb.st_size < size;
+}
+
+int bench_target_relearn(const char *path, unsigned long long *dev,
+			 unsigned long long *ino, char *err)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb) || !S_ISREG(sb.st_mode))
+		return ebs_fail(err, EBS_ERR_ILLEGAL,
+				"refusing to go on with fio on '%s': after fio laid it out it is not a regular file",
+				path);
+	*dev = (unsigned long long)sb.st_dev;
+	*ino = (unsigned long long)sb.st_ino;
+	return EBS_OK;
+}
+
 int bench_create_target(struct bench_target_info *info, char *err)
 {
 	struct stat sb;

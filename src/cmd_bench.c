@@ -515,7 +515,7 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 {
 	struct sigaction sa = { 0 }, old_int, old_term;
 	char err[EBS_ERRLEN];
-	int rc = EBS_OK;
+	int rc = EBS_OK, short_file;
 
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);
@@ -529,6 +529,8 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 
 		if ((rc = before_phase(r, pr, i, err)))
 			break;
+		short_file = r->has_target_id &&
+			bench_target_short(r->target, pr->size_bytes);
 
 		for (size_t k = i + 1; k < pr->nphases; k++)
 			pc.later_s += bench_phase_runtime(&pr->phase[k], r->volume_type);
@@ -539,6 +541,13 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 				     sizeof(r->fio_version), err);
 		if (msg_progress_enabled())
 			msg_progress_done();
+		/* fio re-created the short file it laid out: learn the new one */
+		if (!rc && short_file &&
+		    !(rc = bench_target_relearn(r->target, &r->target_dev,
+						&r->target_ino, err)))
+			rc = db_bench_update_run(ctx->db, r, err);
+		else if (rc == EBS_ERR_ILLEGAL)
+			rc = EBS_ERR_INTERRUPTED;
 		if (!rc) {
 			analyse(r, &p, s, ns);
 			rc = db_bench_store_phase(ctx->db, r->id, &p, s, ns, err);

@@ -236,6 +236,19 @@ int bench_check_target(const char *target, uint64_t size_bytes,
 int bench_create_target(struct bench_target_info *info, char *err);
 
 /*
+ * Is path a regular file (not a link) shorter than size?  fio lays out
+ * such a file by unlinking and re-creating it: a new inode.
+ */
+int bench_target_short(const char *path, uint64_t size);
+
+/*
+ * After fio laid out a short target: path must be a regular file (not a
+ * link); its new dev and ino into *dev, *ino.  EBS_ERR_ILLEGAL else.
+ */
+int bench_target_relearn(const char *path, unsigned long long *dev,
+			 unsigned long long *ino, char *err);
+
+/*
  * Is path still the file that was checked: lstat gives dev/ino?  Else
  * EBS_ERR_ILLEGAL saying so (fio reopens the path in every phase).
  */
