@@ -116,7 +116,12 @@ CREATE TABLE bench_runs (
 	profile_text     TEXT,                   -- the suite, in the profile file format
 	results_dir      TEXT,                   -- raw fio outputs of this run
 	created_target   INTEGER NOT NULL DEFAULT 0,  -- ebsize created the test file
-	destructive      INTEGER NOT NULL DEFAULT 0   -- --destructive was given
+	destructive      INTEGER NOT NULL DEFAULT 0,  -- --destructive was given
+	-- identity (lstat st_dev, st_ino) of the target when the run checked
+	-- or created it: "created by ebsize" is trusted only for this file,
+	-- and every phase checks the path still is it; NULL for none
+	target_dev       INTEGER,
+	target_ino       INTEGER
 );
 
 -- One row per fio phase.  Latencies are completion latencies in ms.
@@ -132,7 +137,8 @@ CREATE TABLE bench_phases (
 	runtime_s    REAL,
 	iops         REAL,
 	bw_mibps     REAL,
-	lat_mean_ms  REAL,
+	lat_mean_ms  REAL,                       -- completion latency (clat)
+	lat_total_ms REAL,                       -- submission + completion (lat)
 	p50_ms       REAL,
 	p95_ms       REAL,
 	p99_ms       REAL,
@@ -158,7 +164,7 @@ CREATE TABLE bench_phases (
 	p95_over_p50       REAL,
 	lat_bimodal        INTEGER,              -- p95 >= 3 x p50
 	little_lat_ms      REAL,                 -- iodepth x numjobs / iops
-	little_ratio       REAL,                 -- lat_mean_ms / little_lat_ms
+	little_ratio       REAL,                 -- lat_total_ms (else lat_mean_ms) / little_lat_ms
 	model_cliff_t_s    REAL,                 -- the model's cliff for this volume
 	model_steady_iops  REAL,
 	raw_output         TEXT,                 -- the fio JSON kept on disk

@@ -24,6 +24,7 @@ void bench_phase_result_init(struct bench_phase_result *p)
 	memset(p, 0, sizeof(*p));
 	p->runtime_s = p->iops = p->bw_mibps = NAN;
 	p->lat_mean_ms = p->p50_ms = p->p95_ms = p->p99_ms = p->p999_ms = NAN;
+	p->lat_total_ms = NAN;
 	p->iops_min = p->iops_max = NAN;
 	p->steady_iops = p->iops_stddev = p->first_sample_iops = NAN;
 	p->cliff_t_s = p->iops_before_cliff = p->iops_after_cliff = NAN;
@@ -162,7 +163,11 @@ void bench_analyse_phase(struct bench_phase_result *p,
 	if (p->iops > 0) {
 		/* Little's law: in flight = throughput x time in system */
 		p->little_lat_ms = (double)(p->iodepth * p->numjobs) / p->iops * 1000.0;
-		if (!isnan(p->lat_mean_ms))
+		/* the time in system is the total latency; completion
+		 * latency (all published runs give) leaves out submission */
+		if (!isnan(p->lat_total_ms))
+			p->little_ratio = p->lat_total_ms / p->little_lat_ms;
+		else if (!isnan(p->lat_mean_ms))
 			p->little_ratio = p->lat_mean_ms / p->little_lat_ms;
 	}
 }

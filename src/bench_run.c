@@ -261,8 +261,17 @@ int bench_check_target(const char *target, uint64_t size_bytes,
 	if ((rc = absolute(target, info->path, sizeof(info->path), dir,
 			   sizeof(dir), err)))
 		return rc;
-	if (!stat(info->path, &sb)) {
+	/* lstat: a link must not pass for the file it points to */
+	if (!lstat(info->path, &sb)) {
 		info->exists = 1;
+		info->dev = (unsigned long long)sb.st_dev;
+		info->ino = (unsigned long long)sb.st_ino;
+		info->is_symlink = S_ISLNK(sb.st_mode);
+		if (info->is_symlink && !destructive)
+			return refuse(info, "a symbolic link", err, hint);
+		if (info->is_symlink && stat(info->path, &sb))
+			return ebs_fail(err, EBS_ERR_IO, "cannot use target '%s': %s",
+					info->path, strerror(errno));
 		info->is_block = S_ISBLK(sb.st_mode);
 		if (info->is_block && !destructive)
 			return refuse(info, "a block device", err, hint);
@@ -289,6 +298,70 @@ int bench_check_target(const char *target, uint64_t size_bytes,
 			      info->exists ? (uint64_t)sb.st_size : 0, err)))
 		return rc;
 	return check_aio(err, hint);
+}
+
+int bench_target_short(const char *path, uint64_t size)
+{
+	struct stat sb;
+
+	return !lstat(path, &sb) && S_ISREG(sb.st_mode) &&
+		(uint64_t)sb.st_size < size;
+}
+
+int bench_target_relearn(const char *path, unsigned long long *dev,
+			 unsigned long long *ino, char *err)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb) || !S_ISREG(sb.st_mode))
+		return ebs_fail(err, EBS_ERR_ILLEGAL,
+				"refusing to go on with fio on '%s': after fio laid it out it is not a regular file",
+				path);
+	*dev = (unsigned long long)sb.st_dev;
+	*ino = (unsigned long long)sb.st_ino;
+	return EBS_OK;
+}
+
+int bench_create_target(struct bench_target_info *info, char *err)
+{
+	struct stat sb;
+	int fd = open(info->path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY |
+		      O_CLOEXEC, 0600);
+
+	if (fd < 0 && errno == EEXIST)
+		return ebs_fail(err, EBS_ERR_ILLEGAL,
+				"refusing to run fio on '%s': it appeared after ebsize checked it",
+				info->path);
+	if (fd < 0)
+		return ebs_fail(err, EBS_ERR_IO, "cannot create '%s': %s",
+				info->path, strerror(errno));
+	if (fstat(fd, &sb)) {
+		close(fd);
+		return ebs_fail(err, EBS_ERR_IO, "cannot stat '%s': %s",
+				info->path, strerror(errno));
+	}
+	close(fd);
+	info->exists = 1;
+	info->dev = (unsigned long long)sb.st_dev;
+	info->ino = (unsigned long long)sb.st_ino;
+	return EBS_OK;
+}
+
+int bench_verify_target(const char *path, unsigned long long dev,
+			unsigned long long ino, char *err)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb))
+		return ebs_fail(err, EBS_ERR_ILLEGAL,
+				"refusing to go on with fio on '%s': it is gone since ebsize checked it (%s)",
+				path, strerror(errno));
+	if ((unsigned long long)sb.st_dev != dev ||
+	    (unsigned long long)sb.st_ino != ino)
+		return ebs_fail(err, EBS_ERR_ILLEGAL,
+				"refusing to go on with fio on '%s': it was replaced since ebsize checked it (another file or a symbolic link)",
+				path);
+	return EBS_OK;
 }
 
 void bench_host_info(char *host, size_t hn, char *kernel, size_t kn)
@@ -494,6 +567,7 @@ static int spawn_fio(const char *fio, char **args, int progress,
 		     char *err)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	char stdbuf[4096];
 	const char *prog = fio;
 	int rc;
@@ -510,7 +584,12 @@ static int spawn_fio(const char *fio, char **args, int progress,
 					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_addopen(&fa, 2, err_path,
 					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	rc = posix_spawn(pid, prog, &fa, NULL, args, environ);
+	/* its own process group: a stop reaches fio and all its workers */
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	rc = posix_spawn(pid, prog, &fa, &attr, args, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc)
 		return ebs_fail(err, EBS_ERR_EXEC, "cannot run '%s': %s", fio,
@@ -518,14 +597,22 @@ static int spawn_fio(const char *fio, char **args, int progress,
 	return EBS_OK;
 }
 
-/* Wait for pid, calling progress about every second; *status as waitpid. */
+/* Seconds fio has to end after SIGINT before it gets SIGKILL. */
+#define FIO_GRACE_S 3.0
+
+/*
+ * Wait for pid (the leader of its own process group), calling progress
+ * about every second when it is set; *status as waitpid.  Once *stop is
+ * set, fio's group gets SIGINT (fio then ends the phase and writes its
+ * JSON) and, FIO_GRACE_S later, SIGKILL: no fio outlives a stop.
+ */
 static void watch(pid_t pid, const char *status_path, bench_progress_fn progress,
-		  void *arg, int *status)
+		  void *arg, volatile int *stop, int *status)
 {
-	double t0 = now_s(), last = -1;
+	double t0 = now_s(), last = -1, stopped_at = -1;
 
 	for (;;) {
-		pid_t w = waitpid(pid, status, progress ? WNOHANG : 0);
+		pid_t w = waitpid(pid, status, WNOHANG);
 
 		if (w == pid)
 			return;
@@ -533,12 +620,19 @@ static void watch(pid_t pid, const char *status_path, bench_progress_fn progress
 			*status = -1;
 			return;
 		}
-		if (w == 0 && now_s() - last >= 1.0) {
+		if (stop && *stop && stopped_at < 0) {
+			stopped_at = now_s();
+			kill(-pid, SIGINT);
+		} else if (stopped_at >= 0 && now_s() - stopped_at >= FIO_GRACE_S) {
+			kill(-pid, SIGKILL);
+			stopped_at = now_s();     /* again after another grace */
+		}
+		if (progress && w == 0 && now_s() - last >= 1.0) {
 			last = now_s();
 			progress(arg, last - t0, status_iops(status_path));
 		}
 		if (w == 0)
-			usleep(100000);
+			usleep(50000);
 	}
 }
 
@@ -616,7 +710,7 @@ static int fio_failed(const struct bench_profile *pr, size_t i, int status,
 /* Read back the one phase fio wrote to pp: out and its samples. */
 static int collect(const struct phase_paths *pp, struct bench_phase_result *out,
 		   struct bench_sample **samples, size_t *nsamples,
-		   char *fio_version, size_t fvn, char *err)
+		   char *fio_version, size_t fvn, int *interrupted, char *err)
 {
 	struct bench_phase_result *ph = NULL;
 	struct bench_sample **ss = NULL;
@@ -630,6 +724,7 @@ static int collect(const struct phase_paths *pp, struct bench_phase_result *out,
 	if (!rc && nph != 1)
 		rc = ebs_fail(err, EBS_ERR_PARSE, "'%s': expected one fio job, found %zu",
 			      pp->json, nph);
+	*interrupted = intr;
 	if (!rc) {
 		*out = ph[0];
 		*samples = ss[0];
@@ -646,6 +741,22 @@ static int collect(const struct phase_paths *pp, struct bench_phase_result *out,
 	return rc;
 }
 
+/*
+ * After a stop, the phase counts only when fio had finished it anyway
+ * (exit 0; collect() then checks its JSON is complete).  Else
+ * EBS_ERR_INTERRUPTED.
+ */
+static int stopped_early(const struct bench_profile *pr, size_t i,
+			 volatile int *stop, int status, char *err)
+{
+	if (!stop || !*stop)
+		return EBS_OK;
+	if (status != -1 && WIFEXITED(status) && !WEXITSTATUS(status))
+		return EBS_OK;
+	return ebs_fail(err, EBS_ERR_INTERRUPTED, "interrupted during phase '%s'",
+			pr->phase[i].name);
+}
+
 int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		    size_t i, const char *target, const char *volume_type,
 		    const char *outdir, bench_progress_fn progress, void *arg,
@@ -658,7 +769,7 @@ int bench_run_phase(const char *fio, const struct bench_profile *pr,
 	char **args;
 	size_t argc;
 	pid_t pid;
-	int rc, status = 0;
+	int rc, status = 0, intr = 0;
 
 	*samples = NULL;
 	*nsamples = 0;
@@ -669,14 +780,21 @@ int bench_run_phase(const char *fio, const struct bench_profile *pr,
 	if ((rc = spawn_fio(fio, args + 2, progress != NULL, pp.out, pp.err,
 			    &pid, err)))
 		goto out;
-	watch(pid, pp.out, progress, arg, &status);
-	if (stop && *stop)
+	watch(pid, pp.out, progress, arg, stop, &status);
+	rc = stopped_early(pr, i, stop, status, err);
+	if (!rc && (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)))
+		rc = fio_failed(pr, i, status, &pp, outdir, err);
+	if (!rc)
+		rc = collect(&pp, out, samples, nsamples, fio_version, fvn,
+			     &intr, err);
+	/* a stop that cut the phase short: not a measurement */
+	if (stop && *stop && rc != EBS_ERR_INTERRUPTED && (rc || intr)) {
+		free(*samples);
+		*samples = NULL;
+		*nsamples = 0;
 		rc = ebs_fail(err, EBS_ERR_INTERRUPTED,
 			      "interrupted during phase '%s'", pr->phase[i].name);
-	else if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status))
-		rc = fio_failed(pr, i, status, &pp, outdir, err);
-	else
-		rc = collect(&pp, out, samples, nsamples, fio_version, fvn, err);
+	}
 	if (rc)
 		goto out;
 	out->seq = (long)i;

@@ -376,6 +376,8 @@ static void add_notes(struct out_doc *doc, const struct bench_run *r,
 {
 	out_doc_notes_key(doc);
 	for (size_t i = 0; i < n; i++) {
+		if (p[i].notes[0])
+			out_note(doc, "%s: %s", p[i].phase, p[i].notes);
 		if (!isnan(p[i].cliff_t_s))
 			out_note(doc, "%s: credit cliff at %.0f s, %.0f -> %.0f IOPS over %.0f s%s",
 				 p[i].phase, p[i].cliff_t_s, p[i].iops_before_cliff,
@@ -488,6 +490,23 @@ static void analyse(const struct bench_run *r, struct bench_phase_result *p,
 }
 
 /*
+ * May phase i start?  Not after a stop request, nor when the target is no
+ * longer the file that was checked (fio reopens the path in every phase).
+ * EBS_ERR_INTERRUPTED with err filled otherwise.
+ */
+static int before_phase(const struct bench_run *r,
+			const struct bench_profile *pr, size_t i, char *err)
+{
+	if (stop_requested)
+		return ebs_fail(err, EBS_ERR_INTERRUPTED,
+				"interrupted before phase '%s'", pr->phase[i].name);
+	if (r->has_target_id &&
+	    bench_verify_target(r->target, r->target_dev, r->target_ino, err))
+		return EBS_ERR_INTERRUPTED;
+	return EBS_OK;
+}
+
+/*
  * Measure phases from..n-1 of run r, storing each as it ends, then mark
  * the run complete.  On failure the run is marked failed or interrupted.
  */
@@ -496,7 +515,7 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 {
 	struct sigaction sa = { 0 }, old_int, old_term;
 	char err[EBS_ERRLEN];
-	int rc = EBS_OK;
+	int rc = EBS_OK, short_file;
 
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);
@@ -508,6 +527,11 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 		struct bench_sample *s = NULL;
 		size_t ns = 0;
 
+		if ((rc = before_phase(r, pr, i, err)))
+			break;
+		short_file = r->has_target_id &&
+			bench_target_short(r->target, pr->size_bytes);
+
 		for (size_t k = i + 1; k < pr->nphases; k++)
 			pc.later_s += bench_phase_runtime(&pr->phase[k], r->volume_type);
 		rc = bench_run_phase(fio, pr, i, r->target, r->volume_type,
@@ -517,6 +541,13 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 				     sizeof(r->fio_version), err);
 		if (msg_progress_enabled())
 			msg_progress_done();
+		/* fio re-created the short file it laid out: learn the new one */
+		if (!rc && short_file &&
+		    !(rc = bench_target_relearn(r->target, &r->target_dev,
+						&r->target_ino, err)))
+			rc = db_bench_update_run(ctx->db, r, err);
+		else if (rc == EBS_ERR_ILLEGAL)
+			rc = EBS_ERR_INTERRUPTED;
 		if (!rc) {
 			analyse(r, &p, s, ns);
 			rc = db_bench_store_phase(ctx->db, r->id, &p, s, ns, err);
@@ -578,19 +609,23 @@ static int absolute_dir(const char *dir, char **out, char *err)
 }
 
 /*
- * Check target before anything runs; a file an earlier run created may be
- * reused.  Prints the refusal; 0 when fio may run.
+ * Check target before anything runs.  An existing regular file (not a
+ * link) may be reused when a run recorded that ebsize created that very
+ * file (same dev and ino).  Prints the refusal; 0 when fio may run.
  */
 static int check_target(struct cli_ctx *ctx, const char *target,
 			const struct bench_profile *pr, int destructive,
 			struct bench_target_info *ti, int *created)
 {
 	char err[EBS_ERRLEN], hint[EBS_ERRLEN], err2[EBS_ERRLEN];
-	int rc = bench_check_target(target, pr->size_bytes, destructive,
-				    *created, ti, err, hint);
+	int rc = bench_check_target(target, pr->size_bytes, destructive, 0, ti,
+				    err, hint);
 
-	if (rc == EBS_ERR_ILLEGAL && !ti->is_block && !*created) {
-		if (db_bench_target_created(ctx->db, ti->path, created, err2)) {
+	*created = 0;
+	if (rc == EBS_ERR_ILLEGAL && ti->exists && !ti->is_block &&
+	    !ti->is_symlink) {
+		if (db_bench_target_created(ctx->db, ti->path, ti->dev, ti->ino,
+					    created, err2)) {
 			msg_error("%s", err2);
 			return -1;
 		}
@@ -604,6 +639,36 @@ static int check_target(struct cli_ctx *ctx, const char *target,
 	if (hint[0])
 		msg_hint("%s", hint);
 	return -1;
+}
+
+/*
+ * Create the target when it is missing (ebsize's own file from then on)
+ * and record its identity in r.  Prints the error; 0 on success.
+ */
+static int own_target(struct bench_run *r, struct bench_target_info *ti,
+		      int created)
+{
+	char err[EBS_ERRLEN];
+
+	if (!ti->exists) {
+		if (bench_create_target(ti, err)) {
+			msg_error("%s", err);
+			return -1;
+		}
+		created = 1;
+	}
+	if (created)
+		r->created_target = 1;
+	r->has_target_id = 1;
+	r->target_dev = ti->dev;
+	r->target_ino = ti->ino;
+	return 0;
+}
+
+/* fio splits --filename on ':', so such a target would be several files. */
+static int target_has_colon(const char *target)
+{
+	return strchr(target, ':') != NULL;
 }
 
 struct run_args {
@@ -646,6 +711,9 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 		return msg_usage_error("bench", "unexpected argument '%s'", argv[optind]);
 	if (!a->target)
 		return msg_usage_error("bench", "missing --target PATH (the test file fio writes)");
+	if (target_has_colon(a->target))
+		return msg_usage_error("bench", "--target '%s' contains ':', which fio treats as a separator between several files",
+				       a->target);
 	if ((a->v.size_gib > 0) != (a->v.volume_type != NULL))
 		return msg_usage_error("bench", "--volume-type and --size go together");
 	return EXIT_OK;
@@ -707,6 +775,8 @@ static int bench_run(int argc, char **argv, struct cli_ctx *ctx)
 	new_run(&r, &a, &pr, &ti, ctx, created);
 	r.profile_text = text;
 	text = NULL;
+	if (own_target(&r, &ti, created))
+		goto out;
 	if (db_bench_create_run(ctx->db, &r, err)) {
 		msg_error("%s", err);
 		goto out;
@@ -815,8 +885,13 @@ static int bench_resume(int argc, char **argv, struct cli_ctx *ctx)
 		msg_hint("%s", hint);
 		goto out;
 	}
-	created = r.created_target;
-	if (check_target(ctx, r.target, &pr, r.destructive, &ti, &created))
+	if (target_has_colon(r.target)) {
+		msg_error("run %lld's target '%s' contains ':', which fio treats as a separator between several files; it cannot be resumed",
+			  id, r.target);
+		goto out;
+	}
+	if (check_target(ctx, r.target, &pr, r.destructive, &ti, &created) ||
+	    own_target(&r, &ti, created))
 		goto out;
 	/* phases are stored in order: continue after the last one */
 	for (size_t i = 0; i < ndone; i++)
@@ -1051,9 +1126,15 @@ static int read_one(const struct bench_import_files *f, size_t i, struct bench_r
 			prev < 0 ? 1 : prev + 1;
 		xsnprintf(set->p[set->n].raw_output, sizeof(set->p[set->n].raw_output),
 			  "%s", f->json[i]);
-		if (intr)
-			xsnprintf(set->p[set->n].notes, sizeof(set->p[set->n].notes),
-				  "fio reported 'terminating on signal': the phase ended early");
+		if (intr) {
+			char *nt = set->p[set->n].notes;
+			char *was = xstrdup(nt);
+
+			xsnprintf(nt, sizeof(set->p[set->n].notes),
+				  "fio reported 'terminating on signal': the phase ended early%s%s",
+				  was[0] ? "; " : "", was);
+			free(was);
+		}
 		set->s[set->n] = s[k];
 		set->ns[set->n] = ns[k];
 		analyse(r, &set->p[set->n], s[k], ns[k]);

@@ -54,6 +54,7 @@ static const struct {
 	PH_NUM("iops", iops),
 	PH_NUM("bw_mibps", bw_mibps),
 	PH_NUM("lat_mean_ms", lat_mean_ms),
+	PH_NUM("lat_total_ms", lat_total_ms),
 	PH_NUM("p50_ms", p50_ms),
 	PH_NUM("p95_ms", p95_ms),
 	PH_NUM("p99_ms", p99_ms),
@@ -160,13 +161,26 @@ void bench_run_release(struct bench_run *r)
 
 /* ------------------------------------------------------------ writes */
 
+/* Bind r's target dev and ino (or NULLs) to parameters i and i + 1. */
+static void bind_target_id(sqlite3_stmt *st, int i, const struct bench_run *r)
+{
+	if (r->has_target_id) {
+		sqlite3_bind_int64(st, i, (sqlite3_int64)r->target_dev);
+		sqlite3_bind_int64(st, i + 1, (sqlite3_int64)r->target_ino);
+	} else {
+		sqlite3_bind_null(st, i);
+		sqlite3_bind_null(st, i + 1);
+	}
+}
+
 static int insert_run(struct db *db, struct bench_run *r, char *err)
 {
 	char *cols = run_text_cols();
-	char *ph = placeholders(ARRAY_SIZE(run_text) + 9);
+	char *ph = placeholders(ARRAY_SIZE(run_text) + 11);
 	char *sql = xstrfmt("INSERT INTO bench_runs(%s, size_gib, iops, throughput_mibps,"
 			    " profile_text, results_dir, created_target, destructive,"
-			    " provenance, notes) VALUES (%s)", cols, ph);
+			    " provenance, notes, target_dev, target_ino) VALUES (%s)",
+			    cols, ph);
 	sqlite3_stmt *st = NULL;
 	int rc, i = 1;
 
@@ -185,6 +199,7 @@ static int insert_run(struct db *db, struct bench_run *r, char *err)
 	sqlite3_bind_int(st, i++, r->destructive);
 	bind_str(st, i++, r->provenance);
 	bind_str(st, i++, r->notes);
+	bind_target_id(st, i, r);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = db_fail(db, err, "cannot store the run");
 	else
@@ -208,13 +223,16 @@ int db_bench_update_run(struct db *db, const struct bench_run *r, char *err)
 	int rc;
 
 	if ((rc = db_prepare(db, "UPDATE bench_runs SET status = ?, finished_at = ?,"
-			     " fio_version = coalesce(?, fio_version) WHERE id = ?",
-			     &st, err)))
+			     " fio_version = coalesce(?, fio_version),"
+			     " target_dev = ?, target_ino = ?,"
+			     " created_target = ? WHERE id = ?", &st, err)))
 		return rc;
 	bind_str(st, 1, r->status);
 	bind_str(st, 2, r->finished_at);
 	bind_str(st, 3, r->fio_version);
-	sqlite3_bind_int64(st, 4, r->id);
+	bind_target_id(st, 4, r);
+	sqlite3_bind_int(st, 6, r->created_target);
+	sqlite3_bind_int64(st, 7, r->id);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = db_fail(db, err, "cannot update the run");
 	sqlite3_finalize(st);
@@ -422,6 +440,10 @@ static void run_from_row(sqlite3_stmt *st, struct bench_run *r)
 	r->destructive = sqlite3_column_int(st, i++);
 	r->provenance = col_dup(st, i++);
 	r->notes = col_dup(st, i++);
+	r->has_target_id = sqlite3_column_type(st, i) != SQLITE_NULL &&
+		sqlite3_column_type(st, i + 1) != SQLITE_NULL;
+	r->target_dev = (unsigned long long)sqlite3_column_int64(st, i++);
+	r->target_ino = (unsigned long long)sqlite3_column_int64(st, i++);
 }
 
 static char *run_select(const char *tail)
@@ -429,7 +451,7 @@ static char *run_select(const char *tail)
 	char *cols = run_text_cols();
 	char *sql = xstrfmt("SELECT id, %s, size_gib, iops, throughput_mibps,"
 			    " profile_text, results_dir, created_target, destructive,"
-			    " provenance, notes,"
+			    " provenance, notes, target_dev, target_ino,"
 			    " (SELECT count(*) FROM bench_phases p WHERE p.run_id = r.id)"
 			    " FROM bench_runs r %s", cols, tail);
 
@@ -473,7 +495,7 @@ int db_bench_each_run(struct db *db,
 		int stop;
 
 		run_from_row(st, &r);
-		stop = fn(&r, (long)sqlite3_column_int64(st, (int)ARRAY_SIZE(run_text) + 10), arg);
+		stop = fn(&r, (long)sqlite3_column_int64(st, (int)ARRAY_SIZE(run_text) + 12), arg);
 		bench_run_release(&r);
 		if (stop)
 			break;
@@ -599,17 +621,21 @@ out:
 	return rc;
 }
 
-int db_bench_target_created(struct db *db, const char *target, int *yes,
-			    char *err)
+int db_bench_target_created(struct db *db, const char *target,
+			    unsigned long long dev, unsigned long long ino,
+			    int *yes, char *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*yes = 0;
 	if ((rc = db_prepare(db, "SELECT 1 FROM bench_runs WHERE target = ?"
-			     " AND created_target = 1 LIMIT 1", &st, err)))
+			     " AND created_target = 1 AND target_dev = ?"
+			     " AND target_ino = ? LIMIT 1", &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, target, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)dev);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)ino);
 	*yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return EBS_OK;

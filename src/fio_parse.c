@@ -104,6 +104,7 @@ static double percentile(const cJSON *lat, const char *p)
 static void read_dir(const cJSON *d, struct fio_dir_stats *o)
 {
 	const cJSON *clat = cJSON_GetObjectItemCaseSensitive(d, "clat_ns");
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(d, "lat_ns");
 	double bw_kib = num_or_nan(d, "bw");
 
 	o->iops = num_or_nan(d, "iops");
@@ -117,6 +118,7 @@ static void read_dir(const cJSON *d, struct fio_dir_stats *o)
 	if (!cJSON_GetObjectItemCaseSensitive(clat, "percentile") &&
 	    o->clat_mean_ns == 0)
 		o->clat_mean_ns = NAN;
+	o->lat_mean_ns = isnan(o->clat_mean_ns) ? NAN : num_or_nan(lat, "mean");
 	o->p50_ns = percentile(clat, "50.000000");
 	o->p95_ns = percentile(clat, "95.000000");
 	o->p99_ns = percentile(clat, "99.000000");
@@ -256,6 +258,37 @@ static double ns_to_ms(double ns)
 	return ns / 1e6;
 }
 
+/*
+ * Note in out->notes when the percentiles are not of the whole phase:
+ * fio without group_reporting reports each of numjobs jobs apart (only
+ * the first one's are kept), and a mixed job has a read and a write
+ * distribution (only the busier one's are kept).
+ */
+static void note_percentiles(const struct fio_result *r,
+			     const struct fio_job *first, int dir,
+			     struct bench_phase_result *out)
+{
+	size_t same = 0;
+	int both = first->dir[0].total_ios > 0 && first->dir[1].total_ios > 0;
+
+	for (size_t i = 0; i < r->njobs; i++)
+		same += !strcmp(r->jobs[i].name, first->name);
+	if (isnan(first->dir[dir].p50_ns))
+		return;
+	if (same > 1 && both)
+		xsnprintf(out->notes, sizeof(out->notes),
+			  "latency percentiles are of the first of %zu jobs (no group_reporting) and of its %s direction only",
+			  same, dir ? "write" : "read");
+	else if (same > 1)
+		xsnprintf(out->notes, sizeof(out->notes),
+			  "latency percentiles are of the first of %zu jobs only (no group_reporting)",
+			  same);
+	else if (both)
+		xsnprintf(out->notes, sizeof(out->notes),
+			  "latency percentiles are of the %s direction only (rw=%s)",
+			  dir ? "write" : "read", first->rw);
+}
+
 /* The busiest direction of job j (0 read, 1 write). */
 static int busiest(const struct fio_job *j)
 {
@@ -271,6 +304,7 @@ int fio_result_phase(const struct fio_result *r, const char *jobname,
 {
 	const struct fio_job *first = NULL;
 	double lat_weighted = 0, lat_ios = 0, runtime_ms = NAN;
+	double tot_weighted = 0, tot_ios = 0;
 
 	bench_phase_result_init(out);
 	for (size_t i = 0; i < r->njobs; i++) {
@@ -295,6 +329,10 @@ int fio_result_phase(const struct fio_result *r, const char *jobname,
 				lat_weighted += s->clat_mean_ns * s->total_ios;
 				lat_ios += s->total_ios;
 			}
+			if (!isnan(s->lat_mean_ns)) {
+				tot_weighted += s->lat_mean_ns * s->total_ios;
+				tot_ios += s->total_ios;
+			}
 			if (isnan(runtime_ms) || s->runtime_ms > runtime_ms)
 				runtime_ms = s->runtime_ms;
 		}
@@ -313,9 +351,12 @@ int fio_result_phase(const struct fio_result *r, const char *jobname,
 	out->runtime_s = runtime_ms / 1000.0;
 	if (lat_ios > 0)
 		out->lat_mean_ms = ns_to_ms(lat_weighted / lat_ios);
+	if (tot_ios > 0)
+		out->lat_total_ms = ns_to_ms(tot_weighted / tot_ios);
 	{
 		const struct fio_dir_stats *s = &first->dir[busiest(first)];
 
+		note_percentiles(r, first, busiest(first), out);
 		out->p50_ms = ns_to_ms(s->p50_ns);
 		out->p95_ms = ns_to_ms(s->p95_ns);
 		out->p99_ms = ns_to_ms(s->p99_ns);

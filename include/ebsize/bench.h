@@ -91,7 +91,8 @@ struct bench_phase_result {
 	long numjobs;
 	double runtime_s;
 	double iops, bw_mibps;
-	double lat_mean_ms, p50_ms, p95_ms, p99_ms, p999_ms;
+	double lat_mean_ms, p50_ms, p95_ms, p99_ms, p999_ms;  /* completion */
+	double lat_total_ms;         /* mean total latency (fio lat_ns) */
 	double iops_min, iops_max;
 	long samples;
 	/* analysis */
@@ -103,7 +104,8 @@ struct bench_phase_result {
 	double p95_over_p50;
 	int bimodal;                 /* -1 unknown, 0 no, 1 yes */
 	double little_lat_ms;        /* iodepth * numjobs / IOPS */
-	double little_ratio;         /* lat_mean_ms / little_lat_ms */
+	double little_ratio;         /* lat_total_ms (else lat_mean_ms) /
+	                              * little_lat_ms */
 	double model_cliff_t_s;      /* NAN when the type has no cliff */
 	double model_steady_iops;
 	char started_at[32];
@@ -139,6 +141,10 @@ struct bench_run {
 	char status[16];
 	int created_target;
 	int destructive;
+	/* identity of the target (lstat) when the run checked or created it;
+	 * has_target_id 0 for runs stored before it was recorded */
+	int has_target_id;
+	unsigned long long target_dev, target_ino;
 	char *profile_text;          /* heap or NULL */
 	char *results_dir;           /* heap or NULL */
 	char *provenance;            /* heap or NULL */
@@ -197,6 +203,8 @@ struct bench_target_info {
 	char path[1024];             /* absolute */
 	int exists;
 	int is_block;
+	int is_symlink;              /* path itself is a symbolic link */
+	unsigned long long dev, ino; /* lstat of path when it exists */
 	char device[64];             /* "nvme1n1", "vda"; "" unknown */
 	char filesystem[32];         /* "ext4", "xfs", ...; "" for a device */
 	char ebs_volume_id[32];      /* "vol-..." on an NVMe EBS device */
@@ -210,14 +218,42 @@ int bench_find_fio(char *path, size_t n, char *err, char *hint);
 
 /*
  * Decide whether fio may run on target, before anything runs: refuses a
- * block device or an existing file ebsize did not create (created_by_us)
- * unless destructive (EBS_ERR_ILLEGAL), checks free space for size_bytes
+ * symbolic link, a block device or an existing file ebsize did not create
+ * (created_by_us: the caller has matched info->dev/ino with a recorded
+ * run) unless destructive (EBS_ERR_ILLEGAL), checks free space for size_bytes
  * (EBS_ERR_IO), O_DIRECT (EBS_ERR_EXEC) and the kernel's AIO for libaio.
  * Fills info.  err and hint (EBS_ERRLEN each) explain a refusal.
  */
 int bench_check_target(const char *target, uint64_t size_bytes,
 		       int destructive, int created_by_us,
 		       struct bench_target_info *info, char *err, char *hint);
+
+/*
+ * Create the missing target file (O_CREAT|O_EXCL|O_NOFOLLOW, so nothing
+ * that appeared since the check is followed or reused) and record its
+ * dev/ino in info.  EBS_ERR_ILLEGAL when the path now exists.
+ */
+int bench_create_target(struct bench_target_info *info, char *err);
+
+/*
+ * Is path a regular file (not a link) shorter than size?  fio lays out
+ * such a file by unlinking and re-creating it: a new inode.
+ */
+int bench_target_short(const char *path, uint64_t size);
+
+/*
+ * After fio laid out a short target: path must be a regular file (not a
+ * link); its new dev and ino into *dev, *ino.  EBS_ERR_ILLEGAL else.
+ */
+int bench_target_relearn(const char *path, unsigned long long *dev,
+			 unsigned long long *ino, char *err);
+
+/*
+ * Is path still the file that was checked: lstat gives dev/ino?  Else
+ * EBS_ERR_ILLEGAL saying so (fio reopens the path in every phase).
+ */
+int bench_verify_target(const char *path, unsigned long long dev,
+			unsigned long long ino, char *err);
 
 /* Host name and kernel release (uname). */
 void bench_host_info(char *host, size_t hn, char *kernel, size_t kn);
@@ -236,8 +272,10 @@ typedef void (*bench_progress_fn)(void *arg, double elapsed_s, double iops);
  * Run phase i of pr with fio (posix_spawn, argv array, no shell), its
  * outputs kept in outdir, and read back what it measured: out (seq = i,
  * analysis not filled) and the per-second samples (*samples heap, caller
- * frees).  *stop set by a signal handler makes it an EBS_ERR_INTERRUPTED
- * once fio has ended.  progress may be NULL.
+ * frees).  fio runs in its own process group; *stop set by a signal
+ * handler sends it SIGINT (SIGKILL after a few seconds' grace).  A phase
+ * fio completed anyway (exit 0, JSON without "terminating on signal") is
+ * returned as usual; else EBS_ERR_INTERRUPTED.  progress may be NULL.
  */
 int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		    size_t i, const char *target, const char *volume_type,

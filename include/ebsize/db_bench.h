@@ -70,8 +70,12 @@ int db_bench_each_published(struct db *db, const char *volume_type,
 				      const struct bench_phase_result *, void *),
 			    void *arg, char *err);
 
-/* *yes = 1 when an earlier run recorded that ebsize created target. */
-int db_bench_target_created(struct db *db, const char *target, int *yes,
-			    char *err);
+/*
+ * *yes = 1 when a run recorded that ebsize created target and the file
+ * it created had this dev and ino (the path alone proves nothing).
+ */
+int db_bench_target_created(struct db *db, const char *target,
+			    unsigned long long dev, unsigned long long ino,
+			    int *yes, char *err);
 
 #endif

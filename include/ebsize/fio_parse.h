@@ -16,7 +16,8 @@
 struct fio_dir_stats {
 	double iops;
 	double bw_bytes;            /* B/s (from bw KiB/s before fio 3.2) */
-	double clat_mean_ns;
+	double clat_mean_ns;        /* completion latency */
+	double lat_mean_ns;         /* total latency (submission + completion) */
 	double p50_ns, p95_ns, p99_ns, p999_ns;
 	double total_ios;
 	double runtime_ms;

@@ -187,6 +187,76 @@ static void test_fio_json_concatenated(void)
 	fio_result_release(&r);
 }
 
+/*
+ * Review finding 5: lat_mean_ms is completion latency (clat_ns); Little's
+ * law uses the total latency (lat_ns = slat + clat) when fio gives it.
+ * fio-3.1 fixture: lat_ns mean 107189.170889, clat_ns mean 98224.377413,
+ * read iops 9105.612981 at iodepth 1.
+ */
+static void test_fio_total_latency(void)
+{
+	struct fio_result r;
+	struct bench_phase_result p;
+	char err[EBS_ERRLEN];
+
+	if (parse_fixture(FIX "fio-3.1-randread-libaio-qd1.json", &r)) {
+		CHECK(0, "fio-3.1 fixture parses");
+		return;
+	}
+	CHECK(!fio_result_phase(&r, NULL, "f", &p, err), "phase: %s", err);
+	CHECK_NEAR(p.lat_mean_ms, 0.098224377413, 1e-12, "mean is clat_ns");
+	CHECK_NEAR(p.lat_total_ms, 0.107189170889, 1e-12, "total is lat_ns");
+	bench_analyse_phase(&p, NULL, 0);
+	CHECK_NEAR(p.little_ratio, 0.107189170889 / (1000.0 / 9105.612981), 1e-9,
+		   "Little's ratio from the total latency");
+	CHECK(p.notes[0] == '\0', "one job, one direction: no note (%s)", p.notes);
+	fio_result_release(&r);
+}
+
+/*
+ * Percentiles taken from part of a phase are noted.  Generated fio-like
+ * JSON: two jobs of one name (numjobs=2, no group_reporting), and a
+ * randrw job with I/O in both directions.
+ */
+static void test_fio_percentile_notes(void)
+{
+	static const char two_jobs[] =
+		"{\n\"jobs\": ["
+		" {\"jobname\": \"rr\", \"job options\": {\"rw\": \"randread\", \"numjobs\": \"2\"},"
+		"  \"read\": {\"iops\": 10, \"total_ios\": 10, \"bw_bytes\": 40960,"
+		"  \"clat_ns\": {\"mean\": 1e6, \"percentile\": {\"50.000000\": 1e6}},"
+		"  \"lat_ns\": {\"mean\": 2e6}}},"
+		" {\"jobname\": \"rr\", \"job options\": {\"rw\": \"randread\", \"numjobs\": \"2\"},"
+		"  \"read\": {\"iops\": 30, \"total_ios\": 30, \"bw_bytes\": 122880,"
+		"  \"clat_ns\": {\"mean\": 3e6, \"percentile\": {\"50.000000\": 3e6}},"
+		"  \"lat_ns\": {\"mean\": 4e6}}} ] }\n";
+	static const char mixed[] =
+		"{\n\"jobs\": ["
+		" {\"jobname\": \"m\", \"job options\": {\"rw\": \"randrw\"},"
+		"  \"read\": {\"iops\": 10, \"total_ios\": 10, \"bw_bytes\": 40960,"
+		"  \"clat_ns\": {\"mean\": 1e6, \"percentile\": {\"50.000000\": 1e6}}},"
+		"  \"write\": {\"iops\": 5, \"total_ios\": 5, \"bw_bytes\": 20480,"
+		"  \"clat_ns\": {\"mean\": 2e6, \"percentile\": {\"50.000000\": 2e6}}}} ] }\n";
+	struct fio_result r;
+	struct bench_phase_result p;
+	char err[EBS_ERRLEN];
+
+	CHECK(!fio_parse_result(two_jobs, strlen(two_jobs), "j.json", &r, err) &&
+	      !fio_result_phase(&r, NULL, "j.json", &p, err), "two jobs: %s", err);
+	CHECK(!strcmp(p.notes, "latency percentiles are of the first of 2 jobs only (no group_reporting)"),
+	      "two jobs noted: %s", p.notes);
+	/* (10 x 1 + 30 x 3) / 40 = 2.5 ms; total (10 x 2 + 30 x 4) / 40 = 3.5 */
+	CHECK_NEAR(p.lat_mean_ms, 2.5, 1e-12, "mean over both jobs");
+	CHECK_NEAR(p.lat_total_ms, 3.5, 1e-12, "total over both jobs");
+	fio_result_release(&r);
+	CHECK(!fio_parse_result(mixed, strlen(mixed), "m.json", &r, err) &&
+	      !fio_result_phase(&r, NULL, "m.json", &p, err), "randrw: %s", err);
+	CHECK(!strcmp(p.notes, "latency percentiles are of the read direction only (rw=randrw)"),
+	      "one direction noted: %s", p.notes);
+	CHECK(isnan(p.lat_total_ms), "no lat_ns: total not measured");
+	fio_result_release(&r);
+}
+
 /* ------------------------------------------------------------ logs */
 
 static void test_fio_log_fixture(void)
@@ -623,6 +693,8 @@ void test_bench(void)
 	test_fio_json();
 	test_fio_json_bad();
 	test_fio_json_concatenated();
+	test_fio_total_latency();
+	test_fio_percentile_notes();
 	test_fio_json_absurd();
 	test_fio_log_fixture();
 	test_fio_logs();
