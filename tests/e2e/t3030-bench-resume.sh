@@ -4,34 +4,9 @@
 # that was lost and the rest.  Real fio on a 16 MiB file in $T.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
-command -v fio >/dev/null || { echo "ok 1 # skip fio not installed"; exit 0; }
-q() { sqlite3 -cmd ".timeout 5000" "$DB" "$1"; }
-cat >"$T/p.profile" <<'P'
-# generated for this test: a long third phase to be killed in
-size 16m
-phase layout rw=write     bs=1M
-phase first  rw=randread  bs=4k iodepth=4 runtime=1
-phase long   rw=randwrite bs=4k iodepth=4 runtime=8
-phase last   rw=read      bs=1M iodepth=4 runtime=1
-P
-run bench list      # creates the database; the next run is run 8
-"$EBSIZE" --db "$DB" bench run --target "$T/t.fio" --profile "$T/p.profile" \
-	--label killed --results "$T/res" >"$T/bg.out" 2>"$T/bg.err" &
-pid=$!
+. "$(dirname "$0")/../lib/bench-lib.sh"
 
-# wait for phase 1 (the second) to be stored, then for fio of phase 2
-i=0
-until [ "$(q "SELECT count(*) FROM bench_phases WHERE run_id = 8 AND seq = 1")" = 1 ]; do
-	i=$((i + 1)); [ $i -gt 300 ] && break; sleep 0.1
-done
-child=""
-i=0
-while [ -z "$child" ] && [ $i -lt 100 ]; do
-	child=$(pgrep -P "$pid" -x fio)
-	i=$((i + 1)); sleep 0.1
-done
-[ -n "$child" ] && ok "phase 1 stored and fio of phase 2 running" ||
-	fail "phase 1 stored and fio of phase 2 running" "$(cat "$T/bg.err")"
+start_long_run killed
 
 run bench resume 8
 expect_rc 1 "resume refuses while the run is being measured"

@@ -6,33 +6,9 @@
 # 4).  Real fio on a 16 MiB file in $T.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
-command -v fio >/dev/null || { echo "ok 1 # skip fio not installed"; exit 0; }
-q() { sqlite3 -cmd ".timeout 5000" "$DB" "$1"; }
-cat >"$T/p.profile" <<'P'
-# generated for this test: an 8 s third phase to be stopped in
-size 16m
-phase layout rw=write     bs=1M
-phase first  rw=randread  bs=4k iodepth=4 runtime=1
-phase long   rw=randwrite bs=4k iodepth=4 runtime=8
-phase last   rw=read      bs=1M iodepth=4 runtime=1
-P
-run bench list      # creates the database; the next run is run 8
-"$EBSIZE" --db "$DB" bench run --target "$T/t.fio" --profile "$T/p.profile" \
-	--label stopped --results "$T/res" >"$T/bg.out" 2>"$T/bg.err" &
-pid=$!
+. "$(dirname "$0")/../lib/bench-lib.sh"
 
-i=0
-until [ "$(q "SELECT count(*) FROM bench_phases WHERE run_id = 8 AND seq = 1")" = 1 ]; do
-	i=$((i + 1)); [ $i -gt 300 ] && break; sleep 0.1
-done
-child=""
-i=0
-while [ -z "$child" ] && [ $i -lt 100 ]; do
-	child=$(pgrep -P "$pid" -x fio)
-	i=$((i + 1)); sleep 0.1
-done
-[ -n "$child" ] && ok "fio of the 8 s phase is running" ||
-	fail "fio of the 8 s phase is running" "$(cat "$T/bg.err")"
+start_long_run stopped
 before=$(q "SELECT seq || ':' || iops FROM bench_phases WHERE run_id = 8 ORDER BY seq")
 
 sleep 1
