@@ -26,7 +26,8 @@ Q := @
 endif
 WARN      := -Wall -Wextra -Wpedantic -Wshadow -Wvla -Wformat=2 \
              -Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
-             -Wpointer-arith -Wcast-qual -Wundef -Wno-unused-parameter
+             -Wpointer-arith -Wcast-qual -Wundef -Wno-unused-parameter \
+             -Wno-missing-field-initializers
 ifeq ($(WERROR),1)
 WARN      += -Werror
 endif

@@ -13,8 +13,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,38 +32,6 @@
 #include "ebsize/strmap.h"
 #include "ebsize/util.h"
 
-static const char usage_text[] =
-	"usage: ebsize scan FILE... [--metrics FILE]... [--usage FILE]\n"
-	"                   [--region R] [--min-savings USD] [--headroom PCT]\n"
-	"                   [--exclude-tag KEY[=VALUE]]... [--by-tag KEY]\n"
-	"                   [--alarm-minutes M] [--limit N]\n"
-	"       ebsize scan --metric-queries VOLUMES.json [--period S]\n\n"
-	"Find EBS waste in an inventory: gp2 that gp3 serves cheaper at no loss\n"
-	"of performance, gp2 sized for IOPS rather than data, gp2 about to run out\n"
-	"of burst credits, io1/io2/gp3 provisioned far above their observed peak,\n"
-	"and unattached volumes.  Each finding has the current and proposed\n"
-	"configuration, monthly and annual savings, risk, confidence and the\n"
-	"commands to apply it.  Inputs are told apart by content:\n"
-	"  aws ec2 describe-volumes output (any number of pages or files),\n"
-	"  kubectl get pv -o json and kubectl get storageclass -o json,\n"
-	"  aws cloudwatch get-metric-data output (queries from --metric-queries).\n\n"
-	"  --metrics FILE         CloudWatch get-metric-data output (repeatable)\n"
-	"  --usage FILE           CSV volume_id,used_gib (data actually stored)\n"
-	"  --region R             only volumes in region R (default: all regions)\n"
-	"  --min-savings USD      drop findings saving less per month (default 0)\n"
-	"  --headroom PCT         margin over observed peaks and used space (20)\n"
-	"  --exclude-tag K[=V]    volumes tagged K (=V) are listed, never changed\n"
-	"  --by-tag KEY           totals by the value of tag KEY\n"
-	"  --alarm-minutes M      BurstBalance alarms fire M minutes before the\n"
-	"                         cliff (default 5)\n"
-	"  --limit N              table/md: show the N largest findings (default\n"
-	"                         50; 0 = all); csv and json always list all\n"
-	"  --metric-queries FILE  write the --metric-data-queries JSON for the\n"
-	"                         in-use volumes of a describe-volumes FILE\n"
-	"  --period S             metric period in seconds (default 300)\n"
-	"  -h, --help             this help\n\n"
-	"Exit status: 0 ok, 1 unreadable or invalid input, 2 usage.\n";
-
 #define MAX_EXCLUDES 32
 #define MAX_FILES 4096
 #define SHOW_WARNINGS 20
@@ -71,17 +39,16 @@ static const char usage_text[] =
 #define RELEASE_STEP ((size_t)8 << 20)
 
 struct scan_args {
-	const char *files[MAX_FILES];
+	const char **files;       /* the operands */
 	size_t nfiles;
-	const char *metrics[MAX_FILES];
-	size_t nmetrics;
+	struct opt_list metrics;
 	const char *usage;
-	const char *excl[MAX_EXCLUDES];
-	size_t nexcl;
+	struct opt_list excl;
 	const char *by_tag;
 	const char *queries;
 	long period_s;
 	long limit;
+	double alarm_minutes;
 	struct scan_opts opts;
 };
 
@@ -154,92 +121,60 @@ struct scan_state {
 
 /* ------------------------------------------------------------ options */
 
-static int parse_args(int argc, char **argv, struct scan_args *a)
-{
-	static const struct option opts[] = {
-		{ "metrics", required_argument, NULL, 'm' },
-		{ "usage", required_argument, NULL, 'u' },
-		{ "min-savings", required_argument, NULL, 's' },
-		{ "headroom", required_argument, NULL, 'H' },
-		{ "exclude-tag", required_argument, NULL, 'x' },
-		{ "by-tag", required_argument, NULL, 'b' },
-		{ "alarm-minutes", required_argument, NULL, 'a' },
-		{ "metric-queries", required_argument, NULL, 'q' },
-		{ "period", required_argument, NULL, 'p' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	double minutes = 5;
-	int c;
+#define A(f) offsetof(struct scan_args, f)
 
-	a->opts.headroom_pct = 20;
-	a->period_s = 300;
-	a->limit = 50;
-	while ((c = cmd_getopt("scan", argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'm':
-			if (a->nmetrics >= MAX_FILES)
-				return msg_usage_error("scan", "more than %d --metrics files", MAX_FILES);
-			a->metrics[a->nmetrics++] = optarg;
-			break;
-		case 'u':
-			a->usage = optarg;
-			break;
-		case 's':
-			if (cmd_parse_double("scan", "--min-savings", optarg, 0, 1e9,
-					     &a->opts.min_savings_usd))
-				return EXIT_USAGE;
-			break;
-		case 'H':
-			if (cmd_parse_double("scan", "--headroom", optarg, 0, 1000,
-					     &a->opts.headroom_pct))
-				return EXIT_USAGE;
-			break;
-		case 'x':
-			if (!*optarg || *optarg == '=')
-				return msg_usage_error("scan", "--exclude-tag needs KEY or KEY=VALUE, not '%s'", optarg);
-			if (a->nexcl >= MAX_EXCLUDES)
-				return msg_usage_error("scan", "more than %d --exclude-tag options", MAX_EXCLUDES);
-			a->excl[a->nexcl++] = optarg;
-			break;
-		case 'b':
-			a->by_tag = optarg;
-			break;
-		case 'a':
-			if (cmd_parse_double("scan", "--alarm-minutes", optarg, 1, 1440, &minutes))
-				return EXIT_USAGE;
-			break;
-		case 'q':
-			a->queries = optarg;
-			break;
-		case 'p':
-			if (cmd_parse_long("scan", "--period", optarg, 60, 86400, &a->period_s))
-				return EXIT_USAGE;
-			if (a->period_s % 60)
-				return msg_usage_error("scan", "--period must be a multiple of 60 seconds, not '%s'", optarg);
-			break;
-		case 'l':
-			if (cmd_parse_long("scan", "--limit", optarg, 0, 100000000, &a->limit))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	a->opts.alarm_lead_s = minutes * 60.0;
-	for (; optind < argc; optind++) {
-		if (a->nfiles >= MAX_FILES)
-			return msg_usage_error("scan", "more than %d input files", MAX_FILES);
-		a->files[a->nfiles++] = argv[optind];
-	}
+static const struct opt scan_opts[] = {
+	{ "metrics", 0, OPT_LIST, A(metrics), "FILE",
+	  "CloudWatch get-metric-data output (repeatable)", .max = MAX_FILES,
+	  .flags = OPT_PATH },
+	{ "usage", 0, OPT_STR, A(usage), "FILE",
+	  "CSV volume_id,used_gib (data actually stored)", .flags = OPT_PATH },
+	{ "min-savings", 0, OPT_NUM, A(opts.min_savings_usd), "USD",
+	  "drop findings saving less per month", .min = 0, .max = 1e9,
+	  .def = "0" },
+	{ "headroom", 0, OPT_NUM, A(opts.headroom_pct), "PCT",
+	  "margin over observed peaks and used space", .min = 0, .max = 1000,
+	  .def = "20" },
+	{ "exclude-tag", 0, OPT_LIST, A(excl), "K[=V]",
+	  "volumes tagged K (=V) are listed, never changed",
+	  .max = MAX_EXCLUDES },
+	{ "by-tag", 0, OPT_STR, A(by_tag), "KEY", "totals by the value of tag KEY" },
+	{ "alarm-minutes", 0, OPT_NUM, A(alarm_minutes), "M",
+	  "BurstBalance alarms fire M minutes before the\ncliff",
+	  .min = 1, .max = 1440, .def = "5" },
+	{ "limit", 0, OPT_INT, A(limit), "N",
+	  "table/md: show the N largest findings (0 = all);\n"
+	  "csv and json always list all", .min = 0, .max = 100000000,
+	  .def = "50" },
+	{ "metric-queries", 0, OPT_STR, A(queries), "FILE",
+	  "write the --metric-data-queries JSON for the\n"
+	  "in-use volumes of a describe-volumes FILE", .flags = OPT_PATH },
+	{ "period", 0, OPT_INT, A(period_s), "S",
+	  "metric period in seconds", .min = 60, .max = 86400, .def = "300" },
+	{ NULL }
+};
+
+static int check(struct cli_ctx *ctx, void *args)
+{
+	struct scan_args *a = args;
+	const char *c_ = ctx->cmd_name;
+
+	for (size_t i = 0; i < a->excl.n; i++)
+		if (!*a->excl.v[i] || *a->excl.v[i] == '=')
+			return msg_usage_error(c_, "--exclude-tag needs KEY or KEY=VALUE, not '%s'",
+					       a->excl.v[i]);
+	if (a->period_s % 60)
+		return msg_usage_error(c_, "--period must be a multiple of 60 seconds, not '%ld'",
+				       a->period_s);
+	if (ctx->noperands > MAX_FILES)
+		return msg_usage_error(c_, "more than %d input files", MAX_FILES);
+	a->opts.alarm_lead_s = a->alarm_minutes * 60.0;
+	a->files = ctx->operands;
+	a->nfiles = ctx->noperands;
 	if (a->queries && a->nfiles)
-		return msg_usage_error("scan", "--metric-queries takes no other input files");
+		return msg_usage_error(c_, "--metric-queries takes no other input files");
 	if (!a->queries && !a->nfiles)
-		return msg_usage_error("scan", "missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output)");
+		return msg_usage_error(c_, "missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output)");
 	return EXIT_OK;
 }
 
@@ -379,16 +314,16 @@ static struct vol_extra *extra_for(struct scan_state *st, const char *id)
 static const char *excluded_by(const struct scan_args *a,
 			       const struct inv_tag *t, size_t nt)
 {
-	for (size_t i = 0; i < a->nexcl; i++) {
-		const char *eq = strchr(a->excl[i], '=');
-		size_t klen = eq ? (size_t)(eq - a->excl[i]) : strlen(a->excl[i]);
+	for (size_t i = 0; i < a->excl.n; i++) {
+		const char *eq = strchr(a->excl.v[i], '=');
+		size_t klen = eq ? (size_t)(eq - a->excl.v[i]) : strlen(a->excl.v[i]);
 
 		for (size_t j = 0; j < nt; j++) {
 			if (strlen(t[j].key) != klen ||
-			    memcmp(t[j].key, a->excl[i], klen) ||
+			    memcmp(t[j].key, a->excl.v[i], klen) ||
 			    (eq && strcmp(t[j].value, eq + 1)))
 				continue;
-			return a->excl[i];
+			return a->excl.v[i];
 		}
 	}
 	return NULL;
@@ -784,8 +719,8 @@ static int load_side_inputs(struct scan_state *st, const struct scan_args *a,
 	enum inv_kind k;
 	int rc;
 
-	for (size_t i = 0; i < a->nfiles + a->nmetrics; i++) {
-		const char *name = i < a->nfiles ? a->files[i] : a->metrics[i - a->nfiles];
+	for (size_t i = 0; i < a->nfiles + a->metrics.n; i++) {
+		const char *name = i < a->nfiles ? a->files[i] : a->metrics.v[i - a->nfiles];
 
 		if (open_input(&in, name, i < a->nfiles ? INV_VOLUMES_CAP : INV_SMALL_CAP))
 			return 1;
@@ -1374,36 +1309,32 @@ static void state_release(struct scan_state *st)
 		input_close(&st->stdin_in);
 }
 
-int cmd_scan(int argc, char **argv, struct cli_ctx *ctx)
+static int run(struct cli_ctx *ctx, void *args)
 {
-	static struct scan_args a;
+	const struct scan_args *a = args;
 	struct scan_state st;
 	char *kinds = NULL;
 	int rc;
 
-	memset(&a, 0, sizeof(a));
-	rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
-	if (a.queries)
-		return write_queries(&a);
+	if (a->queries)
+		return write_queries(a);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
-	st.a = &a;
+	st.a = a;
 	rc = EXIT_RUNTIME;
 	for (int t = 0; t < VT_COUNT; t++)
 		if (db_load_limits(ctx->db, (enum vol_type)t, NULL, &st.lim[t], st.err)) {
 			msg_error("%s", st.err);
 			goto out;
 		}
-	kinds = xcalloc(a.nfiles + 1, 1);
-	if (load_side_inputs(&st, &a, kinds))
+	kinds = xcalloc(a->nfiles + 1, 1);
+	if (load_side_inputs(&st, a, kinds))
 		goto out;
-	if (!memchr(kinds, INV_VOLUMES, a.nfiles) && !st.k8s.npv) {
+	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st.k8s.npv) {
 		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output");
 		goto out;
 	}
-	if (scan_volumes(&st, &a, kinds))
+	if (scan_volumes(&st, a, kinds))
 		goto out;
 	strmap_each(&st.extra, warn_unmatched, &st);
 	if (st.nwarn > SHOW_WARNINGS)
@@ -1414,3 +1345,32 @@ out:
 	state_release(&st);
 	return rc;
 }
+
+const struct cmd cmd_scan_def = {
+	.name = "scan",
+	.run = run,
+	.args_size = sizeof(struct scan_args),
+	.flags = CMD_NEEDS_DB,
+	.summary = "find EBS waste in an inventory: savings and fix commands",
+	.synopsis = "FILE... [--metrics FILE]... [--usage FILE] [--region R]"
+		    " [--min-savings USD] [--headroom PCT] [--exclude-tag KEY[=VALUE]]..."
+		    " [--by-tag KEY] [--alarm-minutes M] [--limit N]\n"
+		    "--metric-queries VOLUMES.json [--period S]",
+	.description =
+		"Find EBS waste in an inventory: gp2 that gp3 serves cheaper at no loss\n"
+		"of performance, gp2 sized for IOPS rather than data, gp2 about to run out\n"
+		"of burst credits, io1/io2/gp3 provisioned far above their observed peak,\n"
+		"and unattached volumes.  Each finding has the current and proposed\n"
+		"configuration, monthly and annual savings, risk, confidence and the\n"
+		"commands to apply it.  Inputs are told apart by content:\n"
+		"  aws ec2 describe-volumes output (any number of pages or files),\n"
+		"  kubectl get pv -o json and kubectl get storageclass -o json,\n"
+		"  aws cloudwatch get-metric-data output (queries from --metric-queries).\n"
+		"The global --region R limits the scan to volumes in region R (default:\n"
+		"all regions).",
+	.opts = scan_opts,
+	.operands = "FILE...",
+	.max_operands = -1,
+	.check = check,
+	.epilog = "Exit status: 0 ok, 1 unreadable or invalid input, 2 usage.",
+};
