@@ -27,11 +27,15 @@ static int cmd_version(struct cli_ctx *ctx, void *args);
 
 struct help_args {
 	int man;
+	int synopsis;
 };
 
 static const struct opt help_opts[] = {
 	{ "man", 0, OPT_FLAG, offsetof(struct help_args, man), NULL,
 	  "print the manual page (roff) for every command", .flags = OPT_HIDDEN },
+	{ "synopsis", 0, OPT_FLAG, offsetof(struct help_args, synopsis), NULL,
+	  "print every command's usage (the README's reference)",
+	  .flags = OPT_HIDDEN },
 	{ NULL }
 };
 
@@ -331,6 +335,10 @@ static int cmd_help(struct cli_ctx *ctx, void *args)
 
 	if (a->man)
 		return cli_doc_man(stdout) ? EXIT_RUNTIME : EXIT_OK;
+	if (a->synopsis) {
+		cli_doc_synopsis(stdout);
+		return EXIT_OK;
+	}
 	if (!ctx->noperands) {
 		cli_doc_usage(stdout);
 		return EXIT_OK;

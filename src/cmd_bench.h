@@ -38,11 +38,14 @@ int bench_parse_volume_type(const char *cmd, const char *opt, const char *val,
 	  "expectations", .parse = bench_parse_volume_type,                    \
 	  .choices = cli_type_names },                                         \
 	{ "size", 0, OPT_NUM, offsetof(st, v.size_gib), "GIB",                 \
-	  "the volume's size", .min = 1, .max = 65536 },                       \
+	  "the volume's size", .min = 1, .max = 65536,                         \
+	  .unit = OPT_UNIT_GIB },                                              \
 	{ "iops", 0, OPT_INT, offsetof(st, v.iops), "N",                       \
-	  "its provisioned IOPS", .min = 1, .max = 1000000 },                  \
+	  "its provisioned IOPS", .min = 1, .max = 1000000,                    \
+	  .unit = OPT_UNIT_COUNT },                                            \
 	{ "throughput", 0, OPT_NUM, offsetof(st, v.throughput_mibps), "M",     \
-	  "its provisioned MiB/s", .min = 1, .max = 100000 },                  \
+	  "its provisioned MiB/s", .min = 1, .max = 100000,                    \
+	  .unit = OPT_UNIT_MIBPS },                                            \
 	{ "instance", 0, OPT_STR, offsetof(st, v.instance), "TYPE",            \
 	  "the instance it is attached to" }
 

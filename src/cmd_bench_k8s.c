@@ -43,9 +43,9 @@ static const struct opt k8s_opts[] = {
 	{ "image", 0, OPT_STR, A(o.image), "IMG",
 	  "the container image (fio is installed in it)", .def = "alpine:3.20" },
 	{ "iops", 0, OPT_INT, A(o.iops), "N",
-	  "provisioned IOPS (gp3, io1, io2)", .min = 100, .max = 256000 },
+	  "provisioned IOPS (gp3, io1, io2)", .min = 100, .max = 256000, .unit = OPT_UNIT_COUNT },
 	{ "throughput", 0, OPT_INT, A(o.throughput_mibps), "M",
-	  "provisioned MiB/s (gp3)", .min = 125, .max = 2000 },
+	  "provisioned MiB/s (gp3)", .min = 125, .max = 2000, .unit = OPT_UNIT_MIBPS },
 	{ NULL }
 };
 

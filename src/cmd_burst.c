@@ -51,21 +51,21 @@ static int parse_bucket_type(const char *cmd, const char *opt, const char *val,
 
 static const struct opt burst_opts[] = {
 	{ "size", 0, OPT_NUM, A(size_gib), "GIB", "volume size",
-	  .min = 1, .max = 65536, .flags = OPT_REQUIRED },
+	  .min = 1, .max = 65536, .flags = OPT_REQUIRED, .unit = OPT_UNIT_GIB },
 	{ "type", 0, OPT_FUNC, A(type), "T", "gp2 (default), st1 or sc1",
 	  .parse = parse_bucket_type, .choices = bucket_types, .def = "gp2" },
 	{ "load", 0, OPT_NUM, A(load), "RATE", "a constant demand",
-	  .min = 0, .max = 1e7 },
+	  .min = 0, .max = 1e7, .unit = OPT_UNIT_COUNT },
 	{ "duration", 0, OPT_INT, A(duration), "S",
 	  "seconds to simulate a constant load (default: until\n"
 	  "the bucket is empty plus 10 %, at least 1 hour)",
-	  .min = 1, .max = MAX_SECONDS },
+	  .min = 1, .max = MAX_SECONDS, .unit = OPT_UNIT_SECONDS },
 	{ "profile", 0, OPT_STR, A(profile_file), "FILE",
 	  "steps, one per line: 'RATE SECONDS' or 'idle SECONDS';\n"
 	  "'# comments'; 'repeat N' repeats the whole list", .flags = OPT_PATH },
 	{ "idle", 0, OPT_INT, A(idle), "S",
 	  "start from an empty bucket after S idle seconds",
-	  .min = 0, .max = MAX_SECONDS },
+	  .min = 0, .max = MAX_SECONDS, .unit = OPT_UNIT_SECONDS },
 	{ "credits", 0, OPT_STR, A(credits), "C",
 	  "start with C credits, or C% of a full bucket\n"
 	  "(default: full, as a new volume)" },

@@ -44,10 +44,11 @@ static int parse_peak(const char *cmd, const char *opt, const char *s,
 	slash = strchr(colon + 1, '/');
 	if (slash)
 		*slash = '\0';
-	if (parse_nonneg_double(copy, &nd->peak_iops) || nd->peak_iops <= 0 ||
-	    nd->peak_iops > 1e7 ||
-	    parse_nonneg_double(colon + 1, &nd->peak_s) || nd->peak_s < 1 ||
-	    (slash && parse_nonneg_double(slash + 1, &nd->period_s)) ||
+	if (opt_parse_quantity(copy, OPT_UNIT_COUNT, &nd->peak_iops) ||
+	    nd->peak_iops <= 0 || nd->peak_iops > 1e7 ||
+	    opt_parse_quantity(colon + 1, OPT_UNIT_SECONDS, &nd->peak_s) ||
+	    nd->peak_s < 1 ||
+	    (slash && opt_parse_quantity(slash + 1, OPT_UNIT_SECONDS, &nd->period_s)) ||
 	    nd->period_s <= nd->peak_s || nd->period_s > 366 * 86400.0)
 		rc = -1;
 out:
@@ -62,16 +63,16 @@ out:
 
 static const struct opt cheapest_opts[] = {
 	{ "iops", 0, OPT_NUM, A(need.iops), "N",
-	  "operations per second the workload needs", .min = 1, .max = 1e7 },
+	  "operations per second the workload needs", .min = 1, .max = 1e7, .unit = OPT_UNIT_COUNT },
 	{ "throughput", 0, OPT_NUM, A(need.mibps), "MIBPS",
 	  "MiB/s it needs, moved in I/O of up to 256 KiB (SSD)\n"
 	  "or 1 MiB (HDD); at least N x io-size in any case",
-	  .min = 1, .max = 1e6 },
+	  .min = 1, .max = 1e6, .unit = OPT_UNIT_MIBPS },
 	{ "size", 0, OPT_NUM, A(need.size_gib), "GIB",
-	  "usable capacity it needs", .min = 1, .max = 1e8 },
+	  "usable capacity it needs", .min = 1, .max = 1e8, .unit = OPT_UNIT_GIB },
 	{ "io-size", 0, OPT_NUM, A(need.io_kib), "KIB",
 	  "I/O size; SSD volumes count I/O in 256 KiB\n"
-	  "units, st1/sc1 in 1 MiB units", .min = 0.5, .max = 16384, .def = "16" },
+	  "units, st1/sc1 in 1 MiB units", .min = 0.5, .max = 16384, .def = "16", .unit = OPT_UNIT_KIB },
 	{ "instance", 0, OPT_STR, A(instance), "TYPE",
 	  "check the set against the instance's EBS limits" },
 	{ "types", 0, OPT_FUNC, A(want), "LIST", "volume types to consider",
@@ -82,7 +83,7 @@ static const struct opt cheapest_opts[] = {
 	  .def = "8" },
 	{ "peak", 0, OPT_FUNC, A(need), "P:S[/T]",
 	  "the workload peaks at P IOPS for S seconds every T\n"
-	  "seconds (default T 86400); bursting volumes qualify\n"
+	  "seconds (default T 86400 = 1d; 20k:30m/1d); bursting volumes qualify\n"
 	  "when their credits cover the peak and refill in time",
 	  .parse = parse_peak },
 	{ "top", 0, OPT_INT, A(top), "K", "show the K cheapest options",

@@ -40,9 +40,14 @@ static int parse_sizes(const char *cmd, const char *opt, const char *list,
 
 		if (comma)
 			*comma = '\0';
-		if (sz->n == MAX_SIZES || parse_long_range(s, 1, 65536, &sz->v[sz->n]))
-			rc = msg_usage_error(cmd, "--%s must be up to %d sizes of 1 to 65536 GiB, not '%s'",
+		double gib;
+
+		if (sz->n == MAX_SIZES || opt_parse_quantity(s, OPT_UNIT_GIB, &gib) ||
+		    gib < 1 || gib > 65536 || gib != floor(gib))
+			rc = msg_usage_error(cmd, "--%s must be up to %d sizes of 1 to 65536 GiB (such as 500,1TiB), not '%s'",
 					     opt, MAX_SIZES, list);
+		else
+			sz->v[sz->n] = (long)gib;
 		sz->n++;
 		s = comma ? comma + 1 : NULL;
 	}
@@ -58,7 +63,7 @@ static const struct opt compare_opts[] = {
 	{ "iops", 0, OPT_INT, A(iops), "N",
 	  "the workload's IOPS: when the gp2 cliff comes, and the\n"
 	  "IOPS the other types get (default 3000, the gp2 burst)",
-	  .min = 1, .max = 256000, .def = "3000" },
+	  .min = 1, .max = 256000, .def = "3000", .unit = OPT_UNIT_COUNT },
 	{ "types", 0, OPT_FUNC, A(want), "LIST",
 	  "types to show (default gp2,gp3; gp2 is always the reference)",
 	  .parse = cli_parse_types, .choices = cli_type_names, .def = "gp2,gp3" },

@@ -150,7 +150,7 @@ static const struct opt scan_opts[] = {
 	  "write the --metric-data-queries JSON for the\n"
 	  "in-use volumes of a describe-volumes FILE", .flags = OPT_PATH },
 	{ "period", 0, OPT_INT, A(period_s), "S",
-	  "metric period in seconds", .min = 60, .max = 86400, .def = "300" },
+	  "metric period in seconds", .min = 60, .max = 86400, .def = "300", .unit = OPT_UNIT_SECONDS },
 	{ NULL }
 };
 

@@ -157,9 +157,34 @@ int opt_parse_quantity(const char *s, enum opt_unit unit, double *out)
 	return 0;
 }
 
+/* How a value of unit u is written, for messages ("" for none). */
+static const char *unit_example(enum opt_unit u)
+{
+	switch (u) {
+	case OPT_UNIT_GIB:
+		return " GiB (such as 500, 500GiB or 1TiB)";
+	case OPT_UNIT_COUNT:
+		return " (such as 16000 or 16k)";
+	case OPT_UNIT_SECONDS:
+		return " seconds (such as 90, 90s, 30m or 1h)";
+	case OPT_UNIT_MIBPS:
+		return " MiB/s (such as 500 or 500MiB/s)";
+	case OPT_UNIT_KIB:
+		return " KiB (such as 16, 16KiB or 1MiB)";
+	default:
+		return "";
+	}
+}
+
 static int bad_number(const char *cmd, const struct opt *o, const char *val)
 {
-	if (o->kind == OPT_INT)
+	if (o->unit != OPT_UNIT_NONE && o->kind == OPT_INT)
+		msg_usage_error(cmd, "--%s must be a whole number from %.0f to %.0f%s, not '%s'",
+				o->name, o->min, o->max, unit_example(o->unit), val);
+	else if (o->unit != OPT_UNIT_NONE)
+		msg_usage_error(cmd, "--%s must be a number from %g to %g%s, not '%s'",
+				o->name, o->min, o->max, unit_example(o->unit), val);
+	else if (o->kind == OPT_INT)
 		msg_usage_error(cmd, "--%s must be a whole number from %.0f to %.0f, not '%s'",
 				o->name, o->min, o->max, val);
 	else

@@ -102,6 +102,7 @@ extern const char *const cli_type_names[];   /* for completion */
 void cli_doc_usage(FILE *f);                 /* `ebsize -h` */
 void cli_doc_help(FILE *f, const struct cmd *c, const char *path);
 int cli_doc_man(FILE *f);
+void cli_doc_synopsis(FILE *f);              /* every usage form */
 int cli_doc_completion(FILE *f, const char *shell);
 
 /* The commands (src/cmd_<verb>.c) */
