@@ -162,10 +162,8 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 			 r->id);
 		return EXIT_RUNTIME;
 	}
-	if (db_bench_update_run(ctx->db, r, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_bench_update_run(ctx->db, r, err)))
+		return cli_fail(ctx, rc, err);
 	return bench_show_run(ctx, r->id);
 }
 

@@ -227,10 +227,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	if (start_credits(a, &b, &credits))
 		return EXIT_USAGE;
 	if (a->profile_file) {
-		if (read_file_capped(a->profile_file, PROFILE_CAP, &text, NULL, err)) {
-			msg_error("%s", err);
-			return EXIT_RUNTIME;
-		}
+		if ((rc = read_file_capped(a->profile_file, PROFILE_CAP, &text, NULL, err)))
+			return cli_fail(ctx, rc, err);
 		rc = burst_profile_parse(text, &p, err);
 		free(text);
 		if (rc) {

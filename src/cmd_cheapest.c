@@ -383,12 +383,11 @@ static int load_inputs(struct cli_ctx *ctx, const struct args *a,
 		       struct inputs *x)
 {
 	char err[EBS_ERRLEN];
+	int rc;
 
 	memset(x, 0, sizeof(*x));
-	if (db_load_prices(ctx->db, ctx->region, a->as_of, &x->ps, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_load_prices(ctx->db, ctx->region, a->as_of, &x->ps, err)))
+		return cli_fail(ctx, rc, err);
 	for (int t = 0; t < VT_COUNT; t++) {
 		if (!a->want[t])
 			continue;

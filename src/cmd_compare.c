@@ -158,10 +158,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	char err[EBS_ERRLEN];
 	int rc;
 
-	if (db_load_prices(ctx->db, ctx->region, NULL, &ps, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_load_prices(ctx->db, ctx->region, NULL, &ps, err)))
+		return cli_fail(ctx, rc, err);
 	for (int i = 0; i < VT_COUNT; i++)
 		if ((a->want[i] || i == VT_GP3) &&
 		    db_load_limits(ctx->db, (enum vol_type)i, NULL, &lim[i], err)) {

@@ -129,10 +129,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	char err[EBS_ERRLEN], why[256], alt[160];
 	int rc;
 
-	if (db_load_limits(ctx->db, a->cfg.type, NULL, &lim, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_load_limits(ctx->db, a->cfg.type, NULL, &lim, err)))
+		return cli_fail(ctx, rc, err);
 	model_apply_defaults(&lim, &a->cfg);
 	if (model_validate(&lim, &a->cfg, &nearest, why, sizeof(why))) {
 		describe(&nearest, alt, sizeof(alt));

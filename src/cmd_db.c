@@ -20,10 +20,8 @@ static int cmd_db_path(struct cli_ctx *ctx, void *args)
 	struct out_table *t;
 	int rc;
 
-	if (db_resolve_path(ctx->db_path_opt, &path, &is_default, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_resolve_path(ctx->db_path_opt, &path, &is_default, err)))
+		return cli_fail(ctx, rc, err);
 	if (ctx->format == OUT_TABLE) {
 		printf("%s\n", path);
 		free(path);
@@ -48,10 +46,8 @@ static int cmd_db_check(struct cli_ctx *ctx, void *args)
 
 	if (cli_open_db(ctx))
 		return EXIT_RUNTIME;
-	if (db_check(ctx->db, &h, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_check(ctx->db, &h, err)))
+		return cli_fail(ctx, rc, err);
 	doc = out_doc_new();
 	t = out_record(doc, NULL, "Database");
 	out_kv_str(t, "path", "Path", db_path(ctx->db));

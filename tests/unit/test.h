@@ -37,5 +37,6 @@ void test_solver(void);
 void test_burst(void);
 void test_scan(void);
 void test_cli(void);
+void test_scan_fleet(void);
 
 #endif
