@@ -9,6 +9,8 @@
 #   make perf                   the benchmarks under tests/perf
 #   make fuzz FUZZ_SECONDS=60   libFuzzer on the parsers (clang; build/fuzz/)
 #   make fmt                    clang-format the sources
+#   make lint                   formatting, banned functions, layering
+#   make man                    the man page build/ebsize.1 (from the option tables)
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -26,7 +28,8 @@ Q := @
 endif
 WARN      := -Wall -Wextra -Wpedantic -Wshadow -Wvla -Wformat=2 \
              -Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
-             -Wpointer-arith -Wcast-qual -Wundef -Wno-unused-parameter
+             -Wpointer-arith -Wcast-qual -Wundef -Wno-unused-parameter \
+             -Wno-missing-field-initializers
 ifeq ($(WERROR),1)
 WARN      += -Werror
 endif
@@ -58,7 +61,7 @@ UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%.o)
 EMBED_IN  := sql/schema.sql $(sort $(wildcard sql/seed/*.sql)) pricing/snapshot.csv
 
 .PHONY: all test unit e2e deps install uninstall clean perf fmt help check-deps \
-        fuzz fuzz-build
+        fuzz fuzz-build lint man
 
 all: check-deps $(BIN)
 
@@ -86,7 +89,8 @@ $(BUILD)/gen/embedded.c: $(EMBED_IN) $(BUILD)/tools/embed
 
 $(BUILD)/tools/embed: tools/embed.c
 	@mkdir -p $(@D)
-	$(CC) -O1 -o $@ $<
+	@echo "  CC      $<"
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -O1 -o $@ $<
 
 $(BUILD)/unit/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
@@ -176,12 +180,23 @@ fuzz-run-%: build/fuzz/fuzz_%
 deps:
 	sh tools/deps.sh
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+# The man page is generated from the option tables by the binary itself.
+$(BUILD)/ebsize.1: $(BIN)
+	@echo "  MAN     $@"
+	$(Q)$(BIN) help --man >$@.tmp && mv $@.tmp $@
+
+man: $(BUILD)/ebsize.1
+
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ebsize
+	install -m 0644 $(BUILD)/ebsize.1 $(DESTDIR)$(PREFIX)/share/man/man1/ebsize.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/ebsize
+	rm -f $(DESTDIR)$(PREFIX)/bin/ebsize $(DESTDIR)$(PREFIX)/share/man/man1/ebsize.1
+
+lint:
+	@sh tools/lint.sh
 
 fmt:
 	clang-format -i src/*.c src/*.h include/ebsize/*.h tests/unit/*.c tests/unit/*.h tools/*.c

@@ -147,7 +147,7 @@ long bench_import_seq(const char *path)
 	return v;
 }
 
-int bench_import_collect(char *const *paths, size_t n,
+int bench_import_collect(const char *const *paths, size_t n,
 			 struct bench_import_files *f, char *err)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -607,7 +607,7 @@ static int spawn_fio(const char *fio, char **args, int progress,
  * JSON) and, FIO_GRACE_S later, SIGKILL: no fio outlives a stop.
  */
 static void watch(pid_t pid, const char *status_path, bench_progress_fn progress,
-		  void *arg, volatile int *stop, int *status)
+		  void *arg, volatile sig_atomic_t *stop, int *status)
 {
 	double t0 = now_s(), last = -1, stopped_at = -1;
 
@@ -747,7 +747,7 @@ static int collect(const struct phase_paths *pp, struct bench_phase_result *out,
  * EBS_ERR_INTERRUPTED.
  */
 static int stopped_early(const struct bench_profile *pr, size_t i,
-			 volatile int *stop, int status, char *err)
+			 volatile sig_atomic_t *stop, int status, char *err)
 {
 	if (!stop || !*stop)
 		return EBS_OK;
@@ -760,7 +760,7 @@ static int stopped_early(const struct bench_profile *pr, size_t i,
 int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		    size_t i, const char *target, const char *volume_type,
 		    const char *outdir, bench_progress_fn progress, void *arg,
-		    volatile int *stop, struct bench_phase_result *out,
+		    volatile sig_atomic_t *stop, struct bench_phase_result *out,
 		    struct bench_sample **samples, size_t *nsamples,
 		    char *fio_version, size_t fvn, char *err)
 {

@@ -1,15 +1,18 @@
 /*
  * cli.c - the command table, global options, dispatch and exit codes.
  *
- * Global options may appear before or after the command name; they are
- * taken out of argv before the command parses its own options.  Commands
- * flagged CMD_NEEDS_DB get ctx->db opened (and created on first use).
- * stdout is flushed and checked here: a full disk is an error (exit 1).
+ * Global options (a struct opt table like every command's) may appear
+ * before or after the command name; they are taken out of argv first.
+ * Then the command -- or its subcommand -- is found, its options are
+ * parsed from its table into its argument struct (opt.c), its combination
+ * checks run, the database is opened for CMD_NEEDS_DB commands, and the
+ * handler runs.  -h needs no database.  stdout is flushed and checked
+ * here: a full disk is an error (exit 1).
  */
 #include "ebsize/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,337 +22,178 @@
 #include "ebsize/msg.h"
 #include "ebsize/util.h"
 
-#ifndef EBSIZE_VERSION
-#define EBSIZE_VERSION "0.1.0"
-#endif
+static int cmd_help(struct cli_ctx *ctx, void *args);
+static int cmd_version(struct cli_ctx *ctx, void *args);
 
-static int cmd_help(int argc, char **argv, struct cli_ctx *ctx);
-static int cmd_version(int argc, char **argv, struct cli_ctx *ctx);
-
-/* Alphabetical.  One row per command. */
-static const struct cmd commands[] = {
-	{ "bench", cmd_bench, 0,
-	  "fio measurement suite: run, resume, import, show, compare, k8s" },
-	{ "burst", cmd_burst, 0,
-	  "simulate a gp2/st1/sc1 credit bucket second by second" },
-	{ "cheapest", cmd_cheapest, CMD_NEEDS_DB,
-	  "the cheapest volume sets for IOPS, MiB/s and GiB" },
-	{ "compare", cmd_compare, CMD_NEEDS_DB,
-	  "gp2 vs gp3 (and others) side by side, per size" },
-	{ "cost", cmd_cost, CMD_NEEDS_DB,
-	  "monthly cost and performance of one volume configuration" },
-	{ "db", cmd_db, 0, "where the database is; integrity and contents" },
-	{ "help", cmd_help, 0, "list commands, or show help for one" },
-	{ "instances", cmd_instances, CMD_NEEDS_DB,
-	  "EBS limits of EC2 instance types" },
-	{ "pricing", cmd_pricing, CMD_NEEDS_DB,
-	  "EBS prices: show, fetch from AWS, import, history, diff" },
-	{ "scan", cmd_scan, CMD_NEEDS_DB,
-	  "find EBS waste in an inventory: savings and fix commands" },
-	{ "version", cmd_version, 0, "print the version" },
+struct help_args {
+	int man;
+	int synopsis;
 };
 
-static const struct cmd *find_cmd(const char *name)
+static const struct opt help_opts[] = {
+	{ "man", 0, OPT_FLAG, offsetof(struct help_args, man), NULL,
+	  "print the manual page (roff) for every command", .flags = OPT_HIDDEN },
+	{ "synopsis", 0, OPT_FLAG, offsetof(struct help_args, synopsis), NULL,
+	  "print every command's usage (the README's reference)",
+	  .flags = OPT_HIDDEN },
+	{ NULL }
+};
+
+static const struct cmd cmd_help_def = {
+	.name = "help",
+	.run = cmd_help,
+	.args_size = sizeof(struct help_args),
+	.summary = "list commands, or show help for one",
+	.description = "Without a command, the list of commands and the global\n"
+		       "options; with one, its help (the same as 'ebsize COMMAND -h').",
+	.opts = help_opts,
+	.operands = "[COMMAND [SUBCOMMAND]]",
+	.max_operands = 2,
+};
+
+static const struct cmd cmd_version_def = {
+	.name = "version",
+	.run = cmd_version,
+	.summary = "print the version",
+	.max_operands = 0,
+};
+
+/* Alphabetical.  One row per command. */
+static const struct cmd *const commands[] = {
+	&cmd_bench_def,
+	&cmd_burst_def,
+	&cmd_cheapest_def,
+	&cmd_compare_def,
+	&cmd_completion_def,
+	&cmd_cost_def,
+	&cmd_db_def,
+	&cmd_help_def,
+	&cmd_instances_def,
+	&cmd_pricing_def,
+	&cmd_scan_def,
+	&cmd_version_def,
+	NULL
+};
+
+const struct cmd *const *cli_commands(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+	return commands;
+}
+
+static const struct cmd *find_in(const struct cmd *const *list,
+				  const char *name)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		if (!strcmp(list[i]->name, name))
+			return list[i];
 	return NULL;
-}
-
-static void usage(FILE *f)
-{
-	fputs("usage: ebsize [--db PATH] [--region CODE] [--format table|csv|json|md] [-q]\n"
-	      "              COMMAND [ARGS]\n\n"
-	      "An Amazon EBS cost and sizing calculator with embedded prices,\n"
-	      "volume rules, instance limits and published benchmarks.\n\n"
-	      "Commands:\n", f);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "   %-10s  %s\n", commands[i].name, commands[i].help);
-	fputs("\nGlobal options:\n"
-	      "   --db PATH        database file (else $EBSIZE_DB, else\n"
-	      "                    $XDG_DATA_HOME/ebsize/ebsize.db)\n"
-	      "   --region CODE    AWS region (else $AWS_REGION, $AWS_DEFAULT_REGION,\n"
-	      "                    us-east-1)\n"
-	      "   --format FMT     table (default), csv, json or md\n"
-	      "   -q, --quiet      no informational messages\n"
-	      "   -h, --help       this help; 'ebsize COMMAND -h' for a command\n"
-	      "   --version        print the version\n\n"
-	      "Exit status: 0 ok, 1 runtime error, 2 usage error.\n", f);
-}
-
-static int cmd_help(int argc, char **argv, struct cli_ctx *ctx)
-{
-	const struct cmd *c;
-	char *sub[] = { NULL, "-h", NULL };
-
-	if (argc < 2) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	c = find_cmd(argv[1]);
-	if (!c || c->fn == cmd_help)
-		return msg_usage_error(NULL, "unknown command '%s'", argv[1]);
-	sub[0] = argv[1];
-	return c->fn(2, sub, ctx);
-}
-
-static int cmd_version(int argc, char **argv, struct cli_ctx *ctx)
-{
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	printf("ebsize %s\n", EBSIZE_VERSION);
-	return EXIT_OK;
-}
-
-/* ------------------------------------------------------------ options */
-
-int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
-	       const struct option *longopts)
-{
-	int prev = optind ? optind : 1;
-	int c;
-
-	opterr = 0;
-	c = getopt_long(argc, argv, shortopts, longopts, NULL);
-	if (c != '?' && c != ':')
-		return c;
-	if (optopt) {
-		int needs_arg = 0;
-
-		for (const struct option *o = longopts; o->name; o++)
-			if (o->val == optopt && o->has_arg)
-				needs_arg = 1;
-		if (needs_arg && strchr(shortopts, optopt))
-			msg_usage_error(cmd, "option '-%c' needs a value", optopt);
-		else if (needs_arg)
-			msg_usage_error(cmd, "option '%s' needs a value",
-					argv[optind - 1]);
-		else
-			msg_usage_error(cmd, "unknown option '-%c'", optopt);
-	} else {
-		const char *bad = argv[optind - 1 >= prev ? optind - 1 : prev];
-
-		if (strchr(bad, '='))
-			msg_usage_error(cmd, "unknown option or unexpected value '%s'", bad);
-		else
-			msg_usage_error(cmd, "unknown option '%s'", bad);
-	}
-	return '?';
-}
-
-int cmd_parse_long(const char *cmd, const char *opt, const char *val,
-		   long min, long max, long *out)
-{
-	if (parse_long_range(val, min, max, out)) {
-		msg_usage_error(cmd, "%s must be a whole number from %ld to %ld, not '%s'",
-				opt, min, max, val);
-		return -1;
-	}
-	return 0;
-}
-
-int cmd_parse_double(const char *cmd, const char *opt, const char *val,
-		     double min, double max, double *out)
-{
-	double v;
-
-	if (parse_double(val, &v) || v < min || v > max) {
-		msg_usage_error(cmd, "%s must be a number from %g to %g, not '%s'",
-				opt, min, max, val);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* "a, b or c" from the names of subs, for messages. */
-static void list_names(const struct subcmd *subs, size_t n, char *buf,
-		       size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && o < len; i++) {
-		const char *sep = !i ? "" : i + 1 == n ? " or " : ", ";
-
-		xsnprintf(buf + o, len - o, "%s%s", sep, subs[i].name);
-		o = strlen(buf);
-	}
-}
-
-int cmd_dispatch(const char *cmd, const char *usage, const struct subcmd *subs,
-		 size_t n, int argc, char **argv, struct cli_ctx *ctx)
-{
-	char names[256];
-
-	list_names(subs, n, names, sizeof(names));
-	if (argc < 2)
-		return msg_usage_error(cmd, "missing subcommand (%s)", names);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(argv[1], subs[i].name)) {
-			optind = 0;
-			return subs[i].fn(argc - 1, argv + 1, ctx);
-		}
-	}
-	return msg_usage_error(cmd, "unknown subcommand '%s' (use %s)", argv[1], names);
-}
-
-int cmd_parse_types(const char *cmd, const char *list, int *want)
-{
-	char *copy = xstrdup(list), *s = copy;
-	int any = 0;
-
-	for (int t = 0; t < VT_COUNT; t++)
-		want[t] = 0;
-	while (s) {
-		char *comma = strchr(s, ',');
-		enum vol_type t;
-
-		if (comma)
-			*comma = '\0';
-		if (model_type_parse(s, &t)) {
-			msg_usage_error(cmd, "unknown volume type '%s' in --types", s);
-			free(copy);
-			return -1;
-		}
-		want[t] = any = 1;
-		s = comma ? comma + 1 : NULL;
-	}
-	free(copy);
-	if (!any)
-		return msg_usage_error(cmd, "--types needs at least one type"), -1;
-	return 0;
-}
-
-/* Is s a real calendar date YYYY-MM-DD (leap years included)? */
-static int valid_date(const char *s)
-{
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	int y = 0, m = 0, d = 0;
-
-	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
-		return 0;
-	for (int i = 0; i < 10; i++) {
-		if (i == 4 || i == 7)
-			continue;
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-		if (i < 4)
-			y = y * 10 + (s[i] - '0');
-		else if (i < 7)
-			m = m * 10 + (s[i] - '0');
-		else
-			d = d * 10 + (s[i] - '0');
-	}
-	if (m < 1 || m > 12 || d < 1)
-		return 0;
-	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		return d <= 29;
-	return d <= mdays[m - 1];
-}
-
-int cmd_check_date(const char *cmd, const char *opt, const char *val)
-{
-	if (!valid_date(val)) {
-		msg_usage_error(cmd, "%s must be a date YYYY-MM-DD, not '%s'", opt, val);
-		return -1;
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------------ globals */
 
-/* If argv[*i] is --name or --name=value, take its value; 1 if matched. */
-static int take_value(int argc, char **argv, int *i, const char *name,
-		      const char **val, int *bad)
-{
-	size_t n = strlen(name);
+struct globals {
+	const char *db;
+	struct opt_list regions;
+	int format;
+	int quiet;
+	int version;
+};
 
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	if (*i + 1 >= argc) {
-		*bad = 1;
-		return 1;
-	}
-	*val = argv[++*i];
-	return 1;
+#define G(f) offsetof(struct globals, f)
+
+static const char *const format_names[] = { "table", "csv", "json", "md", NULL };
+
+static const struct opt global_opts[] = {
+	{ "db", 0, OPT_STR, G(db), "PATH",
+	  "database file (else $EBSIZE_DB, else\n"
+	  "$XDG_DATA_HOME/ebsize/ebsize.db)", .flags = OPT_PATH },
+	{ "region", 0, OPT_LIST, G(regions), "CODE",
+	  "AWS region (else $AWS_REGION, $AWS_DEFAULT_REGION,\n"
+	  "us-east-1); some commands take several", .max = CLI_MAX_REGIONS },
+	{ "format", 0, OPT_ENUM, G(format), "FMT",
+	  "table (default), csv, json or md", .choices = format_names,
+	  .noun = "format" },
+	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, "no informational messages" },
+	{ "version", 0, OPT_FLAG, G(version), NULL, "print the version" },
+	{ NULL }
+};
+
+const struct opt *cli_global_opts(void)
+{
+	return global_opts;
 }
 
 /*
- * Remove global options from argv (compacting it) and apply them to ctx.
- * Returns -1 on a usage error (printed), 1 for --version, 0 otherwise.
+ * If argv[*i] is a global option, apply it to g and return 1 (0 if not,
+ * -1 after a usage error).  Globals match exactly (no abbreviations, so
+ * they never take a command's option); values as "--name v" or "--name=v".
  */
-static int take_globals(int *argc, char **argv, struct cli_ctx *ctx,
-			int *want_help)
+static int take_one(int argc, char **argv, int *i, struct globals *g,
+		    struct opt_seen *seen)
 {
-	int out = 1, version = 0, seen_cmd = 0;
-	const char *fmt = NULL;
+	const char *a = argv[*i], *val = NULL;
+
+	for (const struct opt *o = global_opts; o->name; o++) {
+		size_t n = strlen(o->name);
+
+		if (o->short_name && a[0] == '-' && a[1] == o->short_name && !a[2])
+			;
+		else if (strncmp(a, "--", 2) || strncmp(a + 2, o->name, n) ||
+			 (a[2 + n] && a[2 + n] != '='))
+			continue;
+		if (o->kind != OPT_FLAG) {
+			if (a[1] == '-' && a[2 + n] == '=')
+				val = a + 3 + n;
+			else if (*i + 1 < argc)
+				val = argv[++*i];
+			if (!val || !*val) {
+				msg_usage_error(NULL, "option '%s' needs a value",
+						val ? argv[*i - 1] : a);
+				return -1;
+			}
+		} else if (a[1] == '-' && a[2 + n] == '=') {
+			continue;
+		}
+		seen->bits |= (uint64_t)1 << (o - global_opts);
+		return opt_set(NULL, o, val, g) ? -1 : 1;
+	}
+	return 0;
+}
+
+/*
+ * Remove global options from argv (compacting it) into g.  *want_help is
+ * set by -h/--help before the command name.  Returns -1 on a usage error
+ * (printed), 0 otherwise.
+ */
+static int take_globals(int *argc, char **argv, struct globals *g,
+			struct opt_seen *seen, int *want_help)
+{
+	int out = 1, seen_cmd = 0;
 
 	for (int i = 1; i < *argc; i++) {
-		const char *v = NULL;
-		int bad = 0;
+		int rc;
 
 		if (!strcmp(argv[i], "--")) {
 			while (i < *argc)
 				argv[out++] = argv[i++];
 			break;
 		}
-		if (take_value(*argc, argv, &i, "--db", &v, &bad)) {
-			ctx->db_path_opt = v;
-		} else if (take_value(*argc, argv, &i, "--region", &v, &bad)) {
-			ctx->region = v;
-			ctx->region_from_opt = 1;
-			if (v && ctx->nregions == CLI_MAX_REGIONS) {
-				msg_usage_error(NULL, "too many --region options (at most %d)",
-						CLI_MAX_REGIONS);
-				return -1;
-			}
-			if (v)
-				ctx->regions[ctx->nregions++] = v;
-		} else if (take_value(*argc, argv, &i, "--format", &v, &bad)) {
-			fmt = v;
-		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
-			ctx->quiet = 1;
-		} else if (!strcmp(argv[i], "--version")) {
-			version = 1;
-		} else if (!seen_cmd && (!strcmp(argv[i], "-h") ||
-					 !strcmp(argv[i], "--help"))) {
+		if (!seen_cmd && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
 			*want_help = 1;
-		} else {
-			if (argv[i][0] != '-')
-				seen_cmd = 1;
-			argv[out++] = argv[i];
 			continue;
 		}
-		if (bad) {
-			msg_usage_error(NULL, "option '%s' needs a value", argv[i]);
+		rc = take_one(*argc, argv, &i, g, seen);
+		if (rc < 0)
 			return -1;
-		}
-		if (v && !*v) {
-			msg_usage_error(NULL, "option '%s' needs a value", argv[i - (strchr(argv[i], '=') ? 0 : 1)]);
-			return -1;
-		}
+		if (rc)
+			continue;
+		if (argv[i][0] != '-')
+			seen_cmd = 1;
+		argv[out++] = argv[i];
 	}
 	*argc = out;
 	argv[out] = NULL;
-	ctx->format_set = fmt != NULL;
-	if (fmt && out_format_parse(fmt, &ctx->format)) {
-		msg_usage_error(NULL, "unknown format '%s' (use table, csv, json or md)", fmt);
-		return -1;
-	}
-	return version;
+	return 0;
 }
 
 static const char *default_region(void)
@@ -372,6 +216,36 @@ static int region_well_formed(const char *r)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
 			return 0;
 	return r[2] == '-' && r[n - 1] >= '0' && r[n - 1] <= '9' && r[n - 2] == '-';
+}
+
+/* Move the parsed globals into ctx; usage error (-1) on a bad region. */
+static int apply_globals(struct cli_ctx *ctx, const struct globals *g,
+			 const struct opt_seen *seen)
+{
+	for (size_t i = 0; i < g->regions.n; i++)
+		ctx->regions[ctx->nregions++] = g->regions.v[i];
+	ctx->region_from_opt = g->regions.n > 0;
+	ctx->region = g->regions.n ? g->regions.v[g->regions.n - 1] : default_region();
+	ctx->db_path_opt = g->db;
+	ctx->format = (enum out_format)g->format;
+	ctx->format_set = opt_given(global_opts, seen, "format");
+	ctx->quiet = g->quiet;
+	for (size_t i = 0; i <= ctx->nregions; i++) {
+		const char *r = i < ctx->nregions ? ctx->regions[i] : ctx->region;
+
+		if (!region_well_formed(r)) {
+			msg_usage_error(NULL, "'%s' is not an AWS region code (like us-east-1)", r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+int cli_given(const struct cli_ctx *ctx, const char *name)
+{
+	return ctx->cmd && opt_given(ctx->cmd->opts, &ctx->seen, name);
 }
 
 int cli_open_db(struct cli_ctx *ctx)
@@ -401,6 +275,182 @@ int cli_render(struct cli_ctx *ctx, const struct out_doc *doc)
 	return EXIT_OK;
 }
 
+int cli_fail(const struct cli_ctx *ctx, int code, const char *err)
+{
+	if (code == EBS_ERR_USAGE)
+		return msg_usage_error(ctx ? ctx->cmd_name : NULL, "%s", err);
+	msg_error("%s", err);
+	return code == EBS_OK ? EXIT_OK : EXIT_RUNTIME;
+}
+
+const char *const cli_type_names[] = {
+	"gp2", "gp3", "io1", "io2", "st1", "sc1", "standard", NULL
+};
+
+int cli_parse_types(const char *cmd, const char *opt, const char *val,
+		    void *target)
+{
+	int *want = target, any = 0;
+	char *copy = xstrdup(val), *s = copy;
+
+	for (int t = 0; t < VT_COUNT; t++)
+		want[t] = 0;
+	while (s) {
+		char *comma = strchr(s, ',');
+		enum vol_type t;
+
+		if (comma)
+			*comma = '\0';
+		if (model_type_parse(s, &t)) {
+			msg_usage_error(cmd, "unknown volume type '%s' in --%s", s, opt);
+			free(copy);
+			return -1;
+		}
+		want[t] = any = 1;
+		s = comma ? comma + 1 : NULL;
+	}
+	free(copy);
+	if (!any)
+		return msg_usage_error(cmd, "--%s needs at least one type", opt), -1;
+	return 0;
+}
+
+int cli_parse_type(const char *cmd, const char *opt, const char *val,
+		   void *target)
+{
+	if (model_type_parse(val, target)) {
+		msg_usage_error(cmd, "unknown volume type '%s' (use gp2, gp3, io1, io2, st1, sc1 or standard)",
+				val);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ commands */
+
+static int cmd_help(struct cli_ctx *ctx, void *args)
+{
+	const struct help_args *a = args;
+	const struct cmd *c;
+
+	if (a->man)
+		return cli_doc_man(stdout) ? EXIT_RUNTIME : EXIT_OK;
+	if (a->synopsis) {
+		cli_doc_synopsis(stdout);
+		return EXIT_OK;
+	}
+	if (!ctx->noperands) {
+		cli_doc_usage(stdout);
+		return EXIT_OK;
+	}
+	c = find_in(commands, ctx->operands[0]);
+	if (!c || c == &cmd_help_def)
+		return msg_usage_error(NULL, "unknown command '%s'", ctx->operands[0]);
+	if (ctx->noperands > 1) {
+		const struct cmd *sub = find_in(c->subs, ctx->operands[1]);
+		char path[64];
+
+		if (!sub)
+			return msg_usage_error(c->name, "unknown subcommand '%s'",
+					       ctx->operands[1]);
+		xsnprintf(path, sizeof(path), "%s %s", c->name, sub->name);
+		cli_doc_help(stdout, sub, path);
+		return EXIT_OK;
+	}
+	cli_doc_help(stdout, c, c->name);
+	return EXIT_OK;
+}
+
+static int cmd_version(struct cli_ctx *ctx, void *args)
+{
+	(void)ctx;
+	(void)args;
+	printf("ebsize %s\n", EBSIZE_VERSION);
+	return EXIT_OK;
+}
+
+/* "a, b or c" of the subcommand names of c. */
+static void sub_names(const struct cmd *c, char *buf, size_t n)
+{
+	const char *names[32];
+	size_t k = 0;
+
+	for (; c->subs[k] && k + 1 < ARRAY_SIZE(names); k++)
+		names[k] = c->subs[k]->name;
+	names[k] = NULL;
+	opt_join_choices(names, buf, n);
+}
+
+static int is_help(const char *a)
+{
+	return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
+/*
+ * Run command c (argv[0] is its name; path its full name for help, such
+ * as "pricing fetch"): find the subcommand, parse the options, check,
+ * open the database, run.
+ */
+static int run_cmd(struct cli_ctx *ctx, const struct cmd *c, int argc,
+		   char **argv, int want_help, const char *path)
+{
+	struct opt_list operands = { 0 };
+	void *args;
+	int rc;
+
+	if (c->subs) {
+		const struct cmd *sub;
+		char names[256], subpath[64];
+
+		if (want_help || (argc > 1 && is_help(argv[1]))) {
+			cli_doc_help(stdout, c, path);
+			return EXIT_OK;
+		}
+		sub_names(c, names, sizeof(names));
+		if (argc < 2)
+			return msg_usage_error(ctx->cmd_name, "missing subcommand (%s)", names);
+		sub = find_in(c->subs, argv[1]);
+		if (!sub && argv[1][0] == '-')
+			return msg_usage_error(ctx->cmd_name, "unknown option '%s'", argv[1]);
+		if (!sub)
+			return msg_usage_error(ctx->cmd_name, "unknown subcommand '%s' (use %s)",
+					       argv[1], names);
+		xsnprintf(subpath, sizeof(subpath), "%s %s", path, sub->name);
+		return run_cmd(ctx, sub, argc - 1, argv + 1, 0, subpath);
+	}
+	if (want_help) {
+		cli_doc_help(stdout, c, path);
+		return EXIT_OK;
+	}
+	args = xcalloc(1, c->args_size ? c->args_size : 1);
+	rc = opt_parse(ctx->cmd_name, c->opts, c->operands ? c->max_operands : 0,
+		       argc, argv, args, &ctx->seen, &operands);
+	if (rc == OPT_HELP) {
+		cli_doc_help(stdout, c, path);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (rc == OPT_ERROR) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	ctx->cmd = c;
+	ctx->operands = operands.v;
+	ctx->noperands = operands.n;
+	if (c->check && (rc = c->check(ctx, args)))
+		goto out;
+	if ((c->flags & CMD_NEEDS_DB) && cli_open_db(ctx)) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = c->run(ctx, args);
+out:
+	opt_release(c->opts, args);
+	opt_list_release(&operands);
+	free(args);
+	return rc;
+}
+
 static int finish(int rc)
 {
 	if (fflush(stdout) || ferror(stdout)) {
@@ -413,56 +463,37 @@ static int finish(int rc)
 int cli_main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { 0 };
+	struct globals g = { 0 };
+	struct opt_seen seen = { 0 };
 	const struct cmd *c;
 	int want_help = 0, rc;
 
-	ctx.format = OUT_TABLE;
-	rc = take_globals(&argc, argv, &ctx, &want_help);
-	if (rc < 0)
-		return EXIT_USAGE;
-	msg_set_quiet(ctx.quiet);
-	if (rc == 1)
-		return finish(cmd_version(0, NULL, &ctx));
-	if (!ctx.region)
-		ctx.region = default_region();
-	if (argc < 2) {
-		usage(want_help ? stdout : stderr);
-		return finish(want_help ? EXIT_OK : EXIT_USAGE);
+	rc = take_globals(&argc, argv, &g, &seen, &want_help);
+	if (!rc) {
+		msg_set_quiet(g.quiet);
+		rc = apply_globals(&ctx, &g, &seen);
 	}
-	c = find_cmd(argv[1]);
+	opt_list_release(&g.regions);
+	if (rc)
+		return EXIT_USAGE;
+	if (g.version)
+		return finish(cmd_version(&ctx, NULL));
+	if (argc < 2) {
+		if (want_help) {
+			cli_doc_usage(stdout);
+			return finish(EXIT_OK);
+		}
+		cli_doc_usage(stderr);
+		return EXIT_USAGE;
+	}
+	c = find_in(commands, argv[1]);
 	if (!c) {
 		if (argv[1][0] == '-')
 			return msg_usage_error(NULL, "unknown option '%s'", argv[1]);
 		return msg_usage_error(NULL, "unknown command '%s'", argv[1]);
 	}
-	for (size_t i = 0; i <= ctx.nregions; i++) {
-		const char *r = i < ctx.nregions ? ctx.regions[i] : ctx.region;
-
-		if (!region_well_formed(r))
-			return msg_usage_error(NULL, "'%s' is not an AWS region code (like us-east-1)",
-					       r);
-	}
-	/* commands see argv[0] = their name; -h needs no database */
-	argc--;
-	argv++;
-	optind = 0;
-	if (want_help) {
-		char *sub[] = { argv[0], "-h", NULL };
-
-		return finish(c->fn(2, sub, &ctx));
-	}
-	if (c->flags & CMD_NEEDS_DB) {
-		int asks_help = 0;
-
-		for (int i = 1; i < argc; i++)
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-				asks_help = 1;
-			else if (!strcmp(argv[i], "--"))
-				break;
-		if (!asks_help && cli_open_db(&ctx))
-			return finish(EXIT_RUNTIME);
-	}
-	rc = c->fn(argc, argv, &ctx);
+	ctx.cmd_name = c->name;
+	rc = run_cmd(&ctx, c, argc - 1, argv + 1, want_help, c->name);
 	db_close(ctx.db);
 	return finish(rc);
 }

@@ -5,8 +5,8 @@
  * refill takes, and the steady state of a repeating profile.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,111 +19,74 @@
 #define PROFILE_CAP (1 << 20)
 #define MAX_SECONDS (366L * 86400)
 
-static const char usage_text[] =
-	"usage: ebsize burst --size GIB [--type gp2|st1|sc1]\n"
-	"                    (--load RATE [--duration S] | --profile FILE)\n"
-	"                    [--idle S | --credits PCT%|N] [--timeline]\n\n"
-	"Simulate a volume's credit bucket second by second: gp2 I/O credits\n"
-	"(RATE in IOPS) or st1/sc1 throughput credits (RATE in MiB/s).  Reports\n"
-	"when the bucket runs dry, what the volume delivers, the average over the\n"
-	"run, the time to refill it at zero I/O, and for a repeating profile the\n"
-	"steady state.\n\n"
-	"  --size GIB        volume size\n"
-	"  --type T          gp2 (default), st1 or sc1\n"
-	"  --load RATE       a constant demand\n"
-	"  --duration S      seconds to simulate a constant load (default: until\n"
-	"                    the bucket is empty plus 10 %, at least 1 hour)\n"
-	"  --profile FILE    steps, one per line: 'RATE SECONDS' or 'idle SECONDS';\n"
-	"                    '# comments'; 'repeat N' repeats the whole list\n"
-	"  --idle S          start from an empty bucket after S idle seconds\n"
-	"  --credits C       start with C credits, or C% of a full bucket\n"
-	"                    (default: full, as a new volume)\n"
-	"  --timeline        print the per-second series instead, as CSV unless\n"
-	"                    --format json|md: t_s,demand,delivered,credits,credits_pct\n"
-	"  -h, --help        this help\n";
-
 struct args {
 	enum vol_type type;
 	double size_gib;
 	double load;
-	int have_load;
 	long duration;
 	const char *profile_file;
 	long idle;
+	int have_idle;
 	const char *credits;
 	int timeline;
 };
 
-static int parse_args(int argc, char **argv, struct args *a)
-{
-	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "type", required_argument, NULL, 't' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "idle", required_argument, NULL, 'i' },
-		{ "credits", required_argument, NULL, 'c' },
-		{ "timeline", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *c_ = "burst";
-	int c, have_size = 0;
+static const char *const bucket_types[] = { "gp2", "st1", "sc1", NULL };
 
-	a->type = VT_GP2;
-	a->idle = -1;
-	while ((c = cmd_getopt(c_, argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 's':
-			if (cmd_parse_double(c_, "--size", optarg, 1, 65536, &a->size_gib))
-				return EXIT_USAGE;
-			have_size = 1;
-			break;
-		case 't':
-			if (model_type_parse(optarg, &a->type) ||
-			    (a->type != VT_GP2 && a->type != VT_ST1 && a->type != VT_SC1))
-				return msg_usage_error(c_, "--type must be gp2, st1 or sc1 (the types with a credit bucket), not '%s'",
-						       optarg);
-			break;
-		case 'l':
-			if (cmd_parse_double(c_, "--load", optarg, 0, 1e7, &a->load))
-				return EXIT_USAGE;
-			a->have_load = 1;
-			break;
-		case 'd':
-			if (cmd_parse_long(c_, "--duration", optarg, 1, MAX_SECONDS, &a->duration))
-				return EXIT_USAGE;
-			break;
-		case 'p':
-			a->profile_file = optarg;
-			break;
-		case 'i':
-			if (cmd_parse_long(c_, "--idle", optarg, 0, MAX_SECONDS, &a->idle))
-				return EXIT_USAGE;
-			break;
-		case 'c':
-			a->credits = optarg;
-			break;
-		case 'T':
-			a->timeline = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			return EXIT_USAGE;
-		}
+/* --type: only the types with a credit bucket. */
+static int parse_bucket_type(const char *cmd, const char *opt, const char *val,
+			     void *target)
+{
+	enum vol_type *t = target;
+
+	if (model_type_parse(val, t) || (*t != VT_GP2 && *t != VT_ST1 && *t != VT_SC1)) {
+		msg_usage_error(cmd, "--%s must be gp2, st1 or sc1 (the types with a credit bucket), not '%s'",
+				opt, val);
+		return -1;
 	}
-	if (optind < argc)
-		return msg_usage_error(c_, "unexpected argument '%s'", argv[optind]);
-	if (!have_size)
-		return msg_usage_error(c_, "missing --size GIB");
-	if (a->have_load == !!a->profile_file)
+	return 0;
+}
+
+#define A(f) offsetof(struct args, f)
+
+static const struct opt burst_opts[] = {
+	{ "size", 0, OPT_NUM, A(size_gib), "GIB", "volume size",
+	  .min = 1, .max = 65536, .flags = OPT_REQUIRED, .unit = OPT_UNIT_GIB },
+	{ "type", 0, OPT_FUNC, A(type), "T", "gp2 (default), st1 or sc1",
+	  .parse = parse_bucket_type, .choices = bucket_types, .def = "gp2" },
+	{ "load", 0, OPT_NUM, A(load), "RATE", "a constant demand",
+	  .min = 0, .max = 1e7, .unit = OPT_UNIT_COUNT },
+	{ "duration", 0, OPT_INT, A(duration), "S",
+	  "seconds to simulate a constant load (default: until\n"
+	  "the bucket is empty plus 10 %, at least 1 hour)",
+	  .min = 1, .max = MAX_SECONDS, .unit = OPT_UNIT_SECONDS },
+	{ "profile", 0, OPT_STR, A(profile_file), "FILE",
+	  "steps, one per line: 'RATE SECONDS' or 'idle SECONDS';\n"
+	  "'# comments'; 'repeat N' repeats the whole list", .flags = OPT_PATH },
+	{ "idle", 0, OPT_INT, A(idle), "S",
+	  "start from an empty bucket after S idle seconds",
+	  .min = 0, .max = MAX_SECONDS, .unit = OPT_UNIT_SECONDS },
+	{ "credits", 0, OPT_STR, A(credits), "C",
+	  "start with C credits, or C% of a full bucket\n"
+	  "(default: full, as a new volume)" },
+	{ "timeline", 0, OPT_FLAG, A(timeline), NULL,
+	  "print the per-second series instead, as CSV unless\n"
+	  "--format json|md: t_s,demand,delivered,credits,credits_pct" },
+	{ NULL }
+};
+
+static int check(struct cli_ctx *ctx, void *args)
+{
+	struct args *a = args;
+	const char *c_ = ctx->cmd_name;
+	int have_load = cli_given(ctx, "load");
+
+	a->have_idle = cli_given(ctx, "idle");
+	if (have_load == !!a->profile_file)
 		return msg_usage_error(c_, "give either --load RATE or --profile FILE");
-	if (a->duration && !a->have_load)
+	if (a->duration && !have_load)
 		return msg_usage_error(c_, "--duration goes with --load (a profile sets its own length)");
-	if (a->idle >= 0 && a->credits)
+	if (a->have_idle && a->credits)
 		return msg_usage_error(c_, "give --idle or --credits, not both");
 	if ((a->type == VT_ST1 || a->type == VT_SC1) && a->size_gib < 125)
 		return msg_usage_error(c_, "%s volumes are at least 125 GiB", model_type_name(a->type));
@@ -140,7 +103,7 @@ static int start_credits(const struct args *a, const struct bucket *b,
 	size_t n;
 
 	*credits = b->capacity;
-	if (a->idle >= 0) {
+	if (a->have_idle) {
 		*credits = fmin(b->capacity, b->baseline * (double)a->idle);
 		return 0;
 	}
@@ -247,9 +210,9 @@ static void add_summary(struct out_doc *doc, const struct args *a,
 	}
 }
 
-int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
+static int run(struct cli_ctx *ctx, void *args)
 {
-	struct args a = { 0 };
+	const struct args *a = args;
 	struct burst_profile p = { 0 };
 	struct burst_step step;
 	struct burst_result r;
@@ -260,31 +223,26 @@ int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
 	double credits;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
-	burst_bucket(a.type, a.size_gib, &b);
-	if (start_credits(&a, &b, &credits))
+	burst_bucket(a->type, a->size_gib, &b);
+	if (start_credits(a, &b, &credits))
 		return EXIT_USAGE;
-	if (a.profile_file) {
-		if (read_file_capped(a.profile_file, PROFILE_CAP, &text, NULL, err)) {
-			msg_error("%s", err);
-			return EXIT_RUNTIME;
-		}
+	if (a->profile_file) {
+		if ((rc = read_file_capped(a->profile_file, PROFILE_CAP, &text, NULL, err)))
+			return cli_fail(ctx, rc, err);
 		rc = burst_profile_parse(text, &p, err);
 		free(text);
 		if (rc) {
-			msg_error("cannot parse profile '%s': %s", a.profile_file, err);
+			msg_error("cannot parse profile '%s': %s", a->profile_file, err);
 			return EXIT_RUNTIME;
 		}
 	} else {
-		step.rate = a.load;
-		step.seconds = a.duration ? a.duration : default_duration(&b, a.load, credits);
+		step.rate = a->load;
+		step.seconds = a->duration ? a->duration : default_duration(&b, a->load, credits);
 		p.steps = &step;
 		p.n = 1;
 		p.repeat = 1;
 	}
-	if (a.timeline) {
+	if (a->timeline) {
 		tl.capacity = b.capacity;
 		tl.s = out_stream_begin(stdout, ctx->format, "timeline", timeline_keys,
 					ARRAY_SIZE(timeline_keys));
@@ -297,11 +255,28 @@ int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
 	} else {
 		burst_simulate(&b, &p, credits, NULL, NULL, &r);
 		doc = out_doc_new();
-		add_summary(doc, &a, &b, &r, &p);
+		add_summary(doc, a, &b, &r, &p);
 		rc = cli_render(ctx, doc);
 		out_doc_free(doc);
 	}
-	if (a.profile_file)
+	if (a->profile_file)
 		burst_profile_release(&p);
 	return rc;
 }
+
+const struct cmd cmd_burst_def = {
+	.name = "burst",
+	.run = run,
+	.args_size = sizeof(struct args),
+	.summary = "simulate a gp2/st1/sc1 credit bucket second by second",
+	.synopsis = "--size GIB [--type gp2|st1|sc1] (--load RATE [--duration S] | --profile FILE)"
+		    " [--idle S | --credits PCT%|N] [--timeline]",
+	.description =
+		"Simulate a volume's credit bucket second by second: gp2 I/O credits\n"
+		"(RATE in IOPS) or st1/sc1 throughput credits (RATE in MiB/s).  Reports\n"
+		"when the bucket runs dry, what the volume delivers, the average over the\n"
+		"run, the time to refill it at zero I/O, and for a repeating profile the\n"
+		"steady state.",
+	.opts = burst_opts,
+	.check = check,
+};

@@ -4,8 +4,8 @@
  * burst-only marks and stored benchmark evidence.  The sizing itself is
  * src/solver.c; this file gathers inputs from the database and presents.
  */
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,49 +16,22 @@
 #include "ebsize/solver.h"
 #include "ebsize/util.h"
 
-static const char usage_text[] =
-	"usage: ebsize cheapest [--iops N] [--throughput MIBPS] [--size GIB]\n"
-	"                       [--io-size KIB] [--instance TYPE] [--types LIST]\n"
-	"                       [--max-stripe K] [--peak IOPS:SECONDS[/PERIOD]]\n"
-	"                       [--top K] [--as-of DATE] [--region R]\n\n"
-	"The cheapest ways to get N IOPS, M MiB/s and C GiB: for every volume type\n"
-	"the cheapest legal single volume and, when cheaper, a RAID 0 stripe of k\n"
-	"identical volumes; sustained options first, then burst-only ones (gp2,\n"
-	"st1, sc1 meeting the need only while credits last), each by monthly cost.\n\n"
-	"  --iops N            operations per second the workload needs\n"
-	"  --throughput MIBPS  MiB/s it needs, moved in I/O of up to 256 KiB (SSD)\n"
-	"                      or 1 MiB (HDD); at least N x io-size in any case\n"
-	"  --size GIB          usable capacity it needs\n"
-	"  --io-size KIB       I/O size (default 16); SSD volumes count I/O in\n"
-	"                      256 KiB units, st1/sc1 in 1 MiB units\n"
-	"  --instance TYPE     check the set against the instance's EBS limits\n"
-	"  --types LIST        volume types to consider (default gp2,gp3,io1,io2,st1,sc1)\n"
-	"  --max-stripe K      largest stripe width (default 8; 1 = single volumes)\n"
-	"  --peak P:S[/T]      the workload peaks at P IOPS for S seconds every T\n"
-	"                      seconds (default T 86400); bursting volumes qualify\n"
-	"                      when their credits cover the peak and refill in time\n"
-	"  --top K             show the K cheapest options (default 10)\n"
-	"  --as-of DATE        use the volume rules and prices in force on DATE\n"
-	"  -h, --help          this help\n\n"
-	"Exit status: 0 options found, 1 nothing meets the need (the nearest\n"
-	"feasible option is shown), 2 usage error.\n";
-
 static const char *const families[] = { "m5", "m6i", "m7g", "c6i", "r6i", "m8g" };
 
 struct args {
 	struct need need;
-	int have_iops, have_mibps, have_size;
 	const char *instance;
 	const char *as_of;
 	int want[VT_COUNT];
 	long max_stripe;
 	long top;
-	const char *peak;
 };
 
 /* Parse "P:S[/T]" into the need's peak fields; usage error on failure. */
-static int parse_peak(const char *s, struct need *nd)
+static int parse_peak(const char *cmd, const char *opt, const char *s,
+		      void *target)
 {
+	struct need *nd = target;
 	char *copy = xstrdup(s), *colon = strchr(copy, ':'), *slash;
 	int rc = 0;
 
@@ -71,101 +44,64 @@ static int parse_peak(const char *s, struct need *nd)
 	slash = strchr(colon + 1, '/');
 	if (slash)
 		*slash = '\0';
-	if (parse_nonneg_double(copy, &nd->peak_iops) || nd->peak_iops <= 0 ||
-	    nd->peak_iops > 1e7 ||
-	    parse_nonneg_double(colon + 1, &nd->peak_s) || nd->peak_s < 1 ||
-	    (slash && parse_nonneg_double(slash + 1, &nd->period_s)) ||
+	if (opt_parse_quantity(copy, OPT_UNIT_COUNT, &nd->peak_iops) ||
+	    nd->peak_iops <= 0 || nd->peak_iops > 1e7 ||
+	    opt_parse_quantity(colon + 1, OPT_UNIT_SECONDS, &nd->peak_s) ||
+	    nd->peak_s < 1 ||
+	    (slash && opt_parse_quantity(slash + 1, OPT_UNIT_SECONDS, &nd->period_s)) ||
 	    nd->period_s <= nd->peak_s || nd->period_s > 366 * 86400.0)
 		rc = -1;
 out:
 	free(copy);
 	if (rc)
-		msg_usage_error("cheapest", "--peak must be IOPS:SECONDS[/PERIOD] with SECONDS >= 1 and shorter than PERIOD (default 86400, at most a year), not '%s'", s);
+		msg_usage_error(cmd, "--%s must be IOPS:SECONDS[/PERIOD] with SECONDS >= 1 and shorter than PERIOD (default 86400, at most a year), not '%s'",
+				opt, s);
 	return rc;
 }
 
-static int parse_args(int argc, char **argv, struct args *a)
-{
-	static const struct option opts[] = {
-		{ "iops", required_argument, NULL, 'i' },
-		{ "throughput", required_argument, NULL, 'T' },
-		{ "size", required_argument, NULL, 's' },
-		{ "io-size", required_argument, NULL, 'b' },
-		{ "instance", required_argument, NULL, 'I' },
-		{ "types", required_argument, NULL, 't' },
-		{ "max-stripe", required_argument, NULL, 'k' },
-		{ "peak", required_argument, NULL, 'p' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "as-of", required_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *c_ = "cheapest";
-	int c;
+#define A(f) offsetof(struct args, f)
 
-	a->need.io_kib = 16;
-	a->max_stripe = 8;
-	a->top = 10;
-	for (int t = 0; t < VT_COUNT; t++)
-		a->want[t] = t != VT_STANDARD;
-	while ((c = cmd_getopt(c_, argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'i':
-			if (cmd_parse_double(c_, "--iops", optarg, 1, 1e7, &a->need.iops))
-				return EXIT_USAGE;
-			a->have_iops = 1;
-			break;
-		case 'T':
-			if (cmd_parse_double(c_, "--throughput", optarg, 1, 1e6, &a->need.mibps))
-				return EXIT_USAGE;
-			a->have_mibps = 1;
-			break;
-		case 's':
-			if (cmd_parse_double(c_, "--size", optarg, 1, 1e8, &a->need.size_gib))
-				return EXIT_USAGE;
-			a->have_size = 1;
-			break;
-		case 'b':
-			if (cmd_parse_double(c_, "--io-size", optarg, 0.5, 16384, &a->need.io_kib))
-				return EXIT_USAGE;
-			break;
-		case 'I':
-			a->instance = optarg;
-			break;
-		case 't':
-			if (cmd_parse_types(c_, optarg, a->want))
-				return EXIT_USAGE;
-			break;
-		case 'k':
-			if (cmd_parse_long(c_, "--max-stripe", optarg, 1, 64, &a->max_stripe))
-				return EXIT_USAGE;
-			break;
-		case 'p':
-			if (parse_peak(optarg, &a->need))
-				return EXIT_USAGE;
-			break;
-		case 'n':
-			if (cmd_parse_long(c_, "--top", optarg, 1, 1000, &a->top))
-				return EXIT_USAGE;
-			break;
-		case 'a':
-			if (cmd_check_date(c_, "--as-of", optarg))
-				return EXIT_USAGE;
-			a->as_of = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return msg_usage_error(c_, "unexpected argument '%s'", argv[optind]);
-	if (!a->have_iops && !a->have_mibps && !a->have_size)
-		return msg_usage_error(c_, "say what is needed: --iops, --throughput and/or --size");
+static const struct opt cheapest_opts[] = {
+	{ "iops", 0, OPT_NUM, A(need.iops), "N",
+	  "operations per second the workload needs", .min = 1, .max = 1e7, .unit = OPT_UNIT_COUNT },
+	{ "throughput", 0, OPT_NUM, A(need.mibps), "MIBPS",
+	  "MiB/s it needs, moved in I/O of up to 256 KiB (SSD)\n"
+	  "or 1 MiB (HDD); at least N x io-size in any case",
+	  .min = 1, .max = 1e6, .unit = OPT_UNIT_MIBPS },
+	{ "size", 0, OPT_NUM, A(need.size_gib), "GIB",
+	  "usable capacity it needs", .min = 1, .max = 1e8, .unit = OPT_UNIT_GIB },
+	{ "io-size", 0, OPT_NUM, A(need.io_kib), "KIB",
+	  "I/O size; SSD volumes count I/O in 256 KiB\n"
+	  "units, st1/sc1 in 1 MiB units", .min = 0.5, .max = 16384, .def = "16", .unit = OPT_UNIT_KIB },
+	{ "instance", 0, OPT_STR, A(instance), "TYPE",
+	  "check the set against the instance's EBS limits" },
+	{ "types", 0, OPT_FUNC, A(want), "LIST", "volume types to consider",
+	  .parse = cli_parse_types, .choices = cli_type_names,
+	  .def = "gp2,gp3,io1,io2,st1,sc1" },
+	{ "max-stripe", 0, OPT_INT, A(max_stripe), "K",
+	  "largest stripe width (1 = single volumes)", .min = 1, .max = 64,
+	  .def = "8" },
+	{ "peak", 0, OPT_FUNC, A(need), "P:S[/T]",
+	  "the workload peaks at P IOPS for S seconds every T\n"
+	  "seconds (default T 86400 = 1d; 20k:30m/1d); bursting volumes qualify\n"
+	  "when their credits cover the peak and refill in time",
+	  .parse = parse_peak },
+	{ "top", 0, OPT_INT, A(top), "K", "show the K cheapest options",
+	  .min = 1, .max = 1000, .def = "10" },
+	{ "as-of", 0, OPT_DATE, A(as_of), "DATE",
+	  "use the volume rules and prices in force on DATE" },
+	{ NULL }
+};
+
+static int check(struct cli_ctx *ctx, void *args)
+{
+	struct args *a = args;
+
+	if (!cli_given(ctx, "iops") && !cli_given(ctx, "throughput") &&
+	    !cli_given(ctx, "size"))
+		return msg_usage_error(ctx->cmd_name, "say what is needed: --iops, --throughput and/or --size");
 	if (a->need.peak_iops > 0 && a->need.peak_iops <= a->need.iops)
-		return msg_usage_error(c_, "--peak IOPS must be above --iops");
+		return msg_usage_error(ctx->cmd_name, "--peak IOPS must be above --iops");
 	return EXIT_OK;
 }
 
@@ -447,12 +383,11 @@ static int load_inputs(struct cli_ctx *ctx, const struct args *a,
 		       struct inputs *x)
 {
 	char err[EBS_ERRLEN];
+	int rc;
 
 	memset(x, 0, sizeof(*x));
-	if (db_load_prices(ctx->db, ctx->region, a->as_of, &x->ps, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_load_prices(ctx->db, ctx->region, a->as_of, &x->ps, err)))
+		return cli_fail(ctx, rc, err);
 	for (int t = 0; t < VT_COUNT; t++) {
 		if (!a->want[t])
 			continue;
@@ -543,33 +478,28 @@ static int nearest(const struct inputs *x, const struct need *nd,
 	return 1;
 }
 
-int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
+static int run(struct cli_ctx *ctx, void *args)
 {
-	struct args a = { 0 };
+	const struct args *a = args;
 	struct inputs *x = xcalloc(1, sizeof(*x));
 	struct solver_result r = { 0 }, near = { 0 };
 	struct out_doc *doc = NULL;
 	char how[160];
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc) {
-		rc = rc < 0 ? EXIT_OK : rc;
+	if ((rc = load_inputs(ctx, a, x)))
 		goto out;
-	}
-	if ((rc = load_inputs(ctx, &a, x)))
-		goto out;
-	solver_run(&x->in, &a.need, &r);
+	solver_run(&x->in, &a->need, &r);
 	doc = out_doc_new();
 	out_doc_notes_key(doc);
-	add_request(doc, &a, ctx, &r);
+	add_request(doc, a, ctx, &r);
 	if (r.n) {
-		add_options(doc, ctx->db, &r, (size_t)a.top, "options", "Options");
-		if (!a.instance)
-			add_families(doc, ctx->db, &a.need, &r);
+		add_options(doc, ctx->db, &r, (size_t)a->top, "options", "Options");
+		if (!a->instance)
+			add_families(doc, ctx->db, &a->need, &r);
 	} else {
 		out_list(doc, "options", NULL);
-		if (nearest(x, &a.need, &r, &near, how, sizeof(how))) {
+		if (nearest(x, &a->need, &r, &near, how, sizeof(how))) {
 			add_options(doc, ctx->db, &near, 2, "nearest", "Nearest feasible");
 			out_note(doc, "nothing meets the need; nearest feasible: %s", how);
 		} else {
@@ -578,13 +508,13 @@ int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	for (size_t i = 0; i < r.nnotes; i++)
 		out_note(doc, "%s", r.notes[i]);
-	if (r.n > (size_t)a.top)
-		out_note(doc, "%zu more option%s; --top %zu shows all", r.n - (size_t)a.top,
-			 r.n - (size_t)a.top == 1 ? "" : "s", r.n);
+	if (r.n > (size_t)a->top)
+		out_note(doc, "%zu more option%s; --top %zu shows all", r.n - (size_t)a->top,
+			 r.n - (size_t)a->top == 1 ? "" : "s", r.n);
 	rc = cli_render(ctx, doc);
 	if (!rc && !r.n) {
-		msg_error("no volume set meets the need%s%s", a.instance ? " on " : "",
-			  a.instance ? a.instance : "");
+		msg_error("no volume set meets the need%s%s", a->instance ? " on " : "",
+			  a->instance ? a->instance : "");
 		rc = EXIT_RUNTIME;
 	}
 out:
@@ -594,3 +524,20 @@ out:
 	free(x);
 	return rc;
 }
+
+const struct cmd cmd_cheapest_def = {
+	.name = "cheapest",
+	.run = run,
+	.args_size = sizeof(struct args),
+	.flags = CMD_NEEDS_DB,
+	.summary = "the cheapest volume sets for IOPS, MiB/s and GiB",
+	.description =
+		"The cheapest ways to get N IOPS, M MiB/s and C GiB: for every volume type\n"
+		"the cheapest legal single volume and, when cheaper, a RAID 0 stripe of k\n"
+		"identical volumes; sustained options first, then burst-only ones (gp2,\n"
+		"st1, sc1 meeting the need only while credits last), each by monthly cost.",
+	.opts = cheapest_opts,
+	.check = check,
+	.epilog = "Exit status: 0 options found, 1 nothing meets the need (the nearest\n"
+		  "feasible option is shown), 2 usage error.",
+};

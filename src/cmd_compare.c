@@ -3,8 +3,8 @@
  * other types) size by size: cost, sustained and burst IOPS, time to the
  * credit cliff, throughput, and what the same performance costs elsewhere.
  */
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,86 +16,66 @@
 
 #define MAX_SIZES 64
 
-static const char usage_text[] =
-	"usage: ebsize compare [--sizes LIST] [--iops N] [--types LIST] [--region R]\n\n"
-	"gp2 against gp3 per size.  Each gp2 row shows its cost, sustained\n"
-	"(baseline) and burst IOPS, how long a full bucket lasts under the load,\n"
-	"and its throughput; every other type gets the configuration that is never\n"
-	"slower -- gp3 with max(3,000, gp2 baseline, N) IOPS and 250 MiB/s above\n"
-	"170 GiB -- with its cost and the saving against gp2.\n\n"
-	"  --sizes LIST   GiB, comma-separated (default 50,100,170,334,500,1000,2000)\n"
-	"  --iops N       the workload's IOPS: when the gp2 cliff comes, and the\n"
-	"                 IOPS the other types get (default 3000, the gp2 burst)\n"
-	"  --types LIST   types to show (default gp2,gp3; gp2 is always the reference)\n"
-	"  -h, --help     this help\n";
+struct sizes {
+	long v[MAX_SIZES];
+	size_t n;
+};
 
 struct args {
-	long sizes[MAX_SIZES];
-	size_t nsizes;
+	struct sizes sizes;
 	long iops;
 	int want[VT_COUNT];
 };
 
-static int parse_sizes(const char *list, struct args *a)
+static int parse_sizes(const char *cmd, const char *opt, const char *list,
+		       void *target)
 {
+	struct sizes *sz = target;
 	char *copy = xstrdup(list), *s = copy;
 	int rc = 0;
 
-	a->nsizes = 0;
+	sz->n = 0;
 	while (s && !rc) {
 		char *comma = strchr(s, ',');
 
 		if (comma)
 			*comma = '\0';
-		if (a->nsizes == MAX_SIZES ||
-		    parse_long_range(s, 1, 65536, &a->sizes[a->nsizes]))
-			rc = msg_usage_error("compare", "--sizes must be up to %d sizes of 1 to 65536 GiB, not '%s'",
-					     MAX_SIZES, list);
-		a->nsizes++;
+		double gib;
+
+		if (sz->n == MAX_SIZES || opt_parse_quantity(s, OPT_UNIT_GIB, &gib) ||
+		    gib < 1 || gib > 65536 || gib != floor(gib))
+			rc = msg_usage_error(cmd, "--%s must be up to %d sizes of 1 to 65536 GiB (such as 500,1TiB), not '%s'",
+					     opt, MAX_SIZES, list);
+		else
+			sz->v[sz->n] = (long)gib;
+		sz->n++;
 		s = comma ? comma + 1 : NULL;
 	}
 	free(copy);
-	return rc;
+	return rc ? -1 : 0;
 }
 
-static int parse_args(int argc, char **argv, struct args *a)
-{
-	static const struct option opts[] = {
-		{ "sizes", required_argument, NULL, 's' },
-		{ "iops", required_argument, NULL, 'i' },
-		{ "types", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+#define A(f) offsetof(struct args, f)
 
-	parse_sizes("50,100,170,334,500,1000,2000", a);
-	a->iops = 3000;
-	a->want[VT_GP2] = a->want[VT_GP3] = 1;
-	while ((c = cmd_getopt("compare", argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 's':
-			if (parse_sizes(optarg, a))
-				return EXIT_USAGE;
-			break;
-		case 'i':
-			if (cmd_parse_long("compare", "--iops", optarg, 1, 256000, &a->iops))
-				return EXIT_USAGE;
-			break;
-		case 't':
-			if (cmd_parse_types("compare", optarg, a->want))
-				return EXIT_USAGE;
-			a->want[VT_GP2] = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return msg_usage_error("compare", "unexpected argument '%s'", argv[optind]);
+static const struct opt compare_opts[] = {
+	{ "sizes", 0, OPT_FUNC, A(sizes), "LIST", "GiB, comma-separated",
+	  .parse = parse_sizes, .def = "50,100,170,334,500,1000,2000" },
+	{ "iops", 0, OPT_INT, A(iops), "N",
+	  "the workload's IOPS: when the gp2 cliff comes, and the\n"
+	  "IOPS the other types get (default 3000, the gp2 burst)",
+	  .min = 1, .max = 256000, .def = "3000", .unit = OPT_UNIT_COUNT },
+	{ "types", 0, OPT_FUNC, A(want), "LIST",
+	  "types to show (default gp2,gp3; gp2 is always the reference)",
+	  .parse = cli_parse_types, .choices = cli_type_names, .def = "gp2,gp3" },
+	{ NULL }
+};
+
+static int check(struct cli_ctx *ctx, void *args)
+{
+	struct args *a = args;
+
+	(void)ctx;
+	a->want[VT_GP2] = 1;
 	return EXIT_OK;
 }
 
@@ -168,9 +148,9 @@ static void add_row(struct out_table *t, long size, const struct vol_config *cfg
 	out_num(t, gp2_total > 0 ? (gp2_total - cost->total) / gp2_total * 100 : 0);
 }
 
-int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
+static int run(struct cli_ctx *ctx, void *args)
 {
-	struct args a = { 0 };
+	const struct args *a = args;
 	struct volume_limits lim[VT_COUNT];
 	struct price_set ps;
 	struct out_doc *doc;
@@ -178,15 +158,10 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	char err[EBS_ERRLEN];
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
-	if (db_load_prices(ctx->db, ctx->region, NULL, &ps, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_load_prices(ctx->db, ctx->region, NULL, &ps, err)))
+		return cli_fail(ctx, rc, err);
 	for (int i = 0; i < VT_COUNT; i++)
-		if ((a.want[i] || i == VT_GP3) &&
+		if ((a->want[i] || i == VT_GP3) &&
 		    db_load_limits(ctx->db, (enum vol_type)i, NULL, &lim[i], err)) {
 			msg_error("%s", err);
 			return EXIT_RUNTIME;
@@ -205,36 +180,52 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	out_col(t, "max_throughput_mibps", "Max MiB/s", OUT_NUM0);
 	out_col(t, "savings_usd", "Saves/month", OUT_USD);
 	out_col(t, "savings_pct", "Saves", OUT_PCT);
-	for (size_t i = 0; i < a.nsizes; i++) {
-		struct vol_config gp2 = { VT_GP2, a.sizes[i], 0, 0, 1, 0 };
+	for (size_t i = 0; i < a->sizes.n; i++) {
+		struct vol_config gp2 = { VT_GP2, a->sizes.v[i], 0, 0, 1, 0 };
 		struct cost gp2_cost;
 		struct perf pf;
 
 		if (model_validate(&lim[VT_GP2], &gp2, NULL, NULL, 0) ||
 		    model_cost(&ps.type[VT_GP2], &gp2, &gp2_cost)) {
-			out_note(doc, "gp2 %ld GiB is not a legal volume; skipped", a.sizes[i]);
+			out_note(doc, "gp2 %ld GiB is not a legal volume; skipped", a->sizes.v[i]);
 			continue;
 		}
 		for (int ty = 0; ty < VT_COUNT; ty++) {
 			struct vol_config cfg;
 			struct cost c;
 
-			if (!a.want[ty])
+			if (!a->want[ty])
 				continue;
-			equivalent((enum vol_type)ty, a.sizes[i], a.iops, lim, &cfg);
+			equivalent((enum vol_type)ty, a->sizes.v[i], a->iops, lim, &cfg);
 			if (model_validate(&lim[ty], &cfg, NULL, NULL, 0) ||
 			    model_cost(&ps.type[ty], &cfg, &c)) {
 				out_note(doc, "no legal %s matches gp2 %ld GiB", model_type_name(ty),
-					 a.sizes[i]);
+					 a->sizes.v[i]);
 				continue;
 			}
 			model_perf(&cfg, &pf);
-			add_row(t, a.sizes[i], &cfg, &c, &pf, a.iops, gp2_cost.total);
+			add_row(t, a->sizes.v[i], &cfg, &c, &pf, a->iops, gp2_cost.total);
 		}
 	}
 	out_note(doc, "prices: %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
-		 ctx->region, ps.snapshot_id, ps.source, ps.as_of, a.iops);
+		 ctx->region, ps.snapshot_id, ps.source, ps.as_of, a->iops);
 	rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;
 }
+
+const struct cmd cmd_compare_def = {
+	.name = "compare",
+	.run = run,
+	.args_size = sizeof(struct args),
+	.flags = CMD_NEEDS_DB,
+	.summary = "gp2 vs gp3 (and others) side by side, per size",
+	.description =
+		"gp2 against gp3 per size.  Each gp2 row shows its cost, sustained\n"
+		"(baseline) and burst IOPS, how long a full bucket lasts under the load,\n"
+		"and its throughput; every other type gets the configuration that is never\n"
+		"slower -- gp3 with max(3,000, gp2 baseline, N) IOPS and 250 MiB/s above\n"
+		"170 GiB -- with its cost and the saving against gp2.",
+	.opts = compare_opts,
+	.check = check,
+};

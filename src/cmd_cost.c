@@ -3,7 +3,7 @@
  * one volume configuration (or K identical volumes), refusing configurations
  * AWS would refuse, with the rule broken and the nearest legal one.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,94 +13,41 @@
 #include "ebsize/msg.h"
 #include "ebsize/util.h"
 
-static const char usage_text[] =
-	"usage: ebsize cost --type TYPE --size GIB [--iops N] [--throughput MIBPS]\n"
-	"                   [--count K] [--io-per-month N] [--region R]\n\n"
-	"Monthly cost (USD, on-demand) of one EBS volume configuration, itemised,\n"
-	"with its performance: baseline and burst IOPS, how long a full credit\n"
-	"bucket lasts, and maximum throughput.  Illegal configurations are refused\n"
-	"with the rule they break and the nearest legal configuration.\n\n"
-	"  --type TYPE         gp2, gp3, io1, io2, st1, sc1 or standard\n"
-	"  --size GIB          volume size in GiB\n"
-	"  --iops N            provisioned IOPS (gp3: default 3000; io1/io2: required)\n"
-	"  --throughput MIBPS  provisioned MiB/s (gp3 only; default 125)\n"
-	"  --count K           K identical volumes (a striped set); multiplies all\n"
-	"  --io-per-month N    I/O requests per month per volume (standard only)\n"
-	"  --region R          price region (default: the global --region)\n"
-	"  -h, --help          this help\n\n"
-	"Exit status: 0 ok, 1 illegal configuration or missing prices, 2 usage.\n";
-
 struct cost_args {
-	const char *type_name;
 	struct vol_config cfg;
-	int have_size;
 };
 
-static int parse_args(int argc, char **argv, struct cli_ctx *ctx,
-		      struct cost_args *a)
-{
-	static const struct option opts[] = {
-		{ "type", required_argument, NULL, 't' },
-		{ "size", required_argument, NULL, 's' },
-		{ "iops", required_argument, NULL, 'i' },
-		{ "throughput", required_argument, NULL, 'T' },
-		{ "count", required_argument, NULL, 'k' },
-		{ "io-per-month", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+#define A(f) offsetof(struct cost_args, f)
 
-	(void)ctx;
-	while ((c = cmd_getopt("cost", argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 't':
-			a->type_name = optarg;
-			break;
-		case 's':
-			if (cmd_parse_long("cost", "--size", optarg, 1, 10000000, &a->cfg.size_gib))
-				return EXIT_USAGE;
-			a->have_size = 1;
-			break;
-		case 'i':
-			if (cmd_parse_long("cost", "--iops", optarg, 1, 100000000, &a->cfg.iops))
-				return EXIT_USAGE;
-			break;
-		case 'T':
-			if (cmd_parse_long("cost", "--throughput", optarg, 1, 1000000,
-					   &a->cfg.throughput_mibps))
-				return EXIT_USAGE;
-			break;
-		case 'k':
-			if (cmd_parse_long("cost", "--count", optarg, 1, 1000, &a->cfg.count))
-				return EXIT_USAGE;
-			break;
-		case 'o':
-			if (cmd_parse_double("cost", "--io-per-month", optarg, 0, 1e18,
-					     &a->cfg.io_per_month))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return msg_usage_error("cost", "unexpected argument '%s'", argv[optind]);
-	if (!a->type_name)
-		return msg_usage_error("cost", "missing --type (gp2, gp3, io1, io2, st1, sc1 or standard)");
-	if (model_type_parse(a->type_name, &a->cfg.type))
-		return msg_usage_error("cost", "unknown volume type '%s' (use gp2, gp3, io1, io2, st1, sc1 or standard)",
-				       a->type_name);
-	if (!a->have_size)
-		return msg_usage_error("cost", "missing --size GIB");
+static const struct opt cost_opts[] = {
+	{ "type", 0, OPT_FUNC, A(cfg.type), "TYPE",
+	  "gp2, gp3, io1, io2, st1, sc1 or standard", .parse = cli_parse_type,
+	  .choices = cli_type_names, .flags = OPT_REQUIRED },
+	{ "size", 0, OPT_INT, A(cfg.size_gib), "GIB", "volume size in GiB",
+	  .min = 1, .max = 10000000, .flags = OPT_REQUIRED, .unit = OPT_UNIT_GIB },
+	{ "iops", 0, OPT_INT, A(cfg.iops), "N",
+	  "provisioned IOPS (gp3: default 3000; io1/io2: required)",
+	  .min = 1, .max = 100000000, .unit = OPT_UNIT_COUNT },
+	{ "throughput", 0, OPT_INT, A(cfg.throughput_mibps), "MIBPS",
+	  "provisioned MiB/s (gp3 only; default 125)", .min = 1, .max = 1000000, .unit = OPT_UNIT_MIBPS },
+	{ "count", 0, OPT_INT, A(cfg.count), "K",
+	  "K identical volumes (a striped set); multiplies all",
+	  .min = 1, .max = 1000 },
+	{ "io-per-month", 0, OPT_NUM, A(cfg.io_per_month), "N",
+	  "I/O requests per month per volume (standard only)",
+	  .min = 0, .max = 1e18 },
+	{ NULL }
+};
+
+static int check(struct cli_ctx *ctx, void *args)
+{
+	struct cost_args *a = args;
+
 	if ((a->cfg.type == VT_IO1 || a->cfg.type == VT_IO2) && !a->cfg.iops)
-		return msg_usage_error("cost", "--iops is required for %s volumes",
+		return msg_usage_error(ctx->cmd_name, "--iops is required for %s volumes",
 				       model_type_name(a->cfg.type));
 	if (a->cfg.io_per_month > 0 && a->cfg.type != VT_STANDARD)
-		return msg_usage_error("cost", "--io-per-month applies to standard volumes only");
+		return msg_usage_error(ctx->cmd_name, "--io-per-month applies to standard volumes only");
 	return EXIT_OK;
 }
 
@@ -170,9 +117,9 @@ static void build(struct out_doc *doc, const char *region,
 	out_kv_str(t, "source", "Source", ps->source);
 }
 
-int cmd_cost(int argc, char **argv, struct cli_ctx *ctx)
+static int run(struct cli_ctx *ctx, void *args)
 {
-	struct cost_args a = { 0 };
+	struct cost_args *a = args;
 	struct volume_limits lim;
 	struct vol_config nearest;
 	struct price_set ps;
@@ -182,15 +129,10 @@ int cmd_cost(int argc, char **argv, struct cli_ctx *ctx)
 	char err[EBS_ERRLEN], why[256], alt[160];
 	int rc;
 
-	rc = parse_args(argc, argv, ctx, &a);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
-	if (db_load_limits(ctx->db, a.cfg.type, NULL, &lim, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
-	model_apply_defaults(&lim, &a.cfg);
-	if (model_validate(&lim, &a.cfg, &nearest, why, sizeof(why))) {
+	if ((rc = db_load_limits(ctx->db, a->cfg.type, NULL, &lim, err)))
+		return cli_fail(ctx, rc, err);
+	model_apply_defaults(&lim, &a->cfg);
+	if (model_validate(&lim, &a->cfg, &nearest, why, sizeof(why))) {
 		describe(&nearest, alt, sizeof(alt));
 		msg_error("illegal configuration: %s", why);
 		msg_hint("nearest legal configuration: ebsize cost %s", alt);
@@ -201,15 +143,32 @@ int cmd_cost(int argc, char **argv, struct cli_ctx *ctx)
 		msg_hint("see 'ebsize pricing show' for the regions with prices");
 		return EXIT_RUNTIME;
 	}
-	if (model_cost(&ps.type[a.cfg.type], &a.cfg, &cost)) {
+	if (model_cost(&ps.type[a->cfg.type], &a->cfg, &cost)) {
 		msg_error("prices for %s in '%s' are incomplete (snapshot %lld)",
-			  model_type_name(a.cfg.type), ctx->region, ps.snapshot_id);
+			  model_type_name(a->cfg.type), ctx->region, ps.snapshot_id);
 		return EXIT_RUNTIME;
 	}
-	model_perf(&a.cfg, &pf);
+	model_perf(&a->cfg, &pf);
 	doc = out_doc_new();
-	build(doc, ctx->region, &a.cfg, &cost, &pf, &ps);
+	build(doc, ctx->region, &a->cfg, &cost, &pf, &ps);
 	rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;
 }
+
+const struct cmd cmd_cost_def = {
+	.name = "cost",
+	.run = run,
+	.args_size = sizeof(struct cost_args),
+	.flags = CMD_NEEDS_DB,
+	.summary = "monthly cost and performance of one volume configuration",
+	.description =
+		"Monthly cost (USD, on-demand) of one EBS volume configuration, itemised,\n"
+		"with its performance: baseline and burst IOPS, how long a full credit\n"
+		"bucket lasts, and maximum throughput.  Illegal configurations are refused\n"
+		"with the rule they break and the nearest legal configuration.  Prices are\n"
+		"those of the global --region.",
+	.opts = cost_opts,
+	.check = check,
+	.epilog = "Exit status: 0 ok, 1 illegal configuration or missing prices, 2 usage.",
+};

@@ -2,7 +2,6 @@
  * cmd_db.c - `ebsize db path|check`: where the database is, and whether it
  * is healthy (integrity, schema version, row counts, prices in force).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,16 +11,7 @@
 #include "ebsize/msg.h"
 #include "ebsize/util.h"
 
-static const char usage_text[] =
-	"usage: ebsize db path\n"
-	"       ebsize db check\n\n"
-	"  path    print the database file ebsize uses (--db, $EBSIZE_DB, or\n"
-	"          $XDG_DATA_HOME/ebsize/ebsize.db); does not create it\n"
-	"  check   create it if needed, then report integrity, schema version,\n"
-	"          row counts and the price snapshot in force per region;\n"
-	"          exit 1 if the integrity check fails\n";
-
-static int db_cmd_path(struct cli_ctx *ctx)
+static int cmd_db_path(struct cli_ctx *ctx, void *args)
 {
 	char err[EBS_ERRLEN];
 	char *path;
@@ -30,10 +20,8 @@ static int db_cmd_path(struct cli_ctx *ctx)
 	struct out_table *t;
 	int rc;
 
-	if (db_resolve_path(ctx->db_path_opt, &path, &is_default, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_resolve_path(ctx->db_path_opt, &path, &is_default, err)))
+		return cli_fail(ctx, rc, err);
 	if (ctx->format == OUT_TABLE) {
 		printf("%s\n", path);
 		free(path);
@@ -48,7 +36,7 @@ static int db_cmd_path(struct cli_ctx *ctx)
 	return rc;
 }
 
-static int db_cmd_check(struct cli_ctx *ctx)
+static int cmd_db_check(struct cli_ctx *ctx, void *args)
 {
 	struct db_health h;
 	struct out_doc *doc;
@@ -58,10 +46,8 @@ static int db_cmd_check(struct cli_ctx *ctx)
 
 	if (cli_open_db(ctx))
 		return EXIT_RUNTIME;
-	if (db_check(ctx->db, &h, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = db_check(ctx->db, &h, err)))
+		return cli_fail(ctx, rc, err);
 	doc = out_doc_new();
 	t = out_record(doc, NULL, "Database");
 	out_kv_str(t, "path", "Path", db_path(ctx->db));
@@ -97,29 +83,29 @@ static int db_cmd_check(struct cli_ctx *ctx)
 	return rc;
 }
 
-int cmd_db(int argc, char **argv, struct cli_ctx *ctx)
-{
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+static const struct cmd db_path_def = {
+	.name = "path",
+	.run = cmd_db_path,
+	.summary = "print the database file ebsize uses; does not create it",
+	.description = "Print the database file ebsize uses: --db, else $EBSIZE_DB, else\n"
+		       "$XDG_DATA_HOME/ebsize/ebsize.db (~/.local/share/ebsize/ebsize.db).\n"
+		       "It is not created.",
+};
 
-	while ((c = cmd_getopt("db", argc, argv, "h", opts)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		}
-		return EXIT_USAGE;
-	}
-	if (optind >= argc)
-		return msg_usage_error("db", "missing subcommand (path or check)");
-	if (optind + 1 < argc)
-		return msg_usage_error("db", "unexpected argument '%s'", argv[optind + 1]);
-	if (!strcmp(argv[optind], "path"))
-		return db_cmd_path(ctx);
-	if (!strcmp(argv[optind], "check"))
-		return db_cmd_check(ctx);
-	return msg_usage_error("db", "unknown subcommand '%s' (use path or check)",
-			       argv[optind]);
-}
+static const struct cmd db_check_def = {
+	.name = "check",
+	.run = cmd_db_check,
+	.flags = CMD_NEEDS_DB,
+	.summary = "integrity, schema version, row counts, prices in force",
+	.description = "Create the database if needed, then report its integrity, schema\n"
+		       "version, row counts and the price snapshot in force per region.",
+	.epilog = "Exit status: 0 ok, 1 the integrity check failed.",
+};
+
+static const struct cmd *const db_subs[] = { &db_path_def, &db_check_def, NULL };
+
+const struct cmd cmd_db_def = {
+	.name = "db",
+	.summary = "where the database is; integrity and contents",
+	.subs = db_subs,
+};

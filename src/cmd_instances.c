@@ -5,7 +5,7 @@
  * describe-instance-types` output (parsed in instances_parse.c, written
  * by db_instances.c in one transaction).
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +19,6 @@
 
 /* describe-instance-types for every type is a few MB; this is generous. */
 #define INSTANCES_IMPORT_CAP (64u << 20)
-
-static const char usage_text[] =
-	"usage: ebsize instances show [TYPE | --family F]\n"
-	"       ebsize instances import FILE\n\n"
-	"EBS-optimized limits of EC2 instance types: baseline and maximum\n"
-	"bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
-	"and IOPS (16 KiB I/O).  'burst' means the maximum holds for 30 minutes\n"
-	"at least once per 24 hours.\n\n"
-	"  import FILE   store the limits in 'aws ec2 describe-instance-types'\n"
-	"                output (InstanceTypes[].EbsInfo.EbsOptimizedInfo; entries\n"
-	"                without it are skipped and counted); all or nothing\n"
-	"  TYPE          one instance type, e.g. m5.xlarge\n"
-	"  --family F    every size of a family, e.g. m6i\n"
-	"  -h, --help    this help\n";
 
 struct list_ctx {
 	struct out_table *t;
@@ -143,49 +129,88 @@ out:
 	return rc;
 }
 
-int cmd_instances(int argc, char **argv, struct cli_ctx *ctx)
-{
-	static const struct option opts[] = {
-		{ "family", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *family = NULL, *name = NULL;
-	int c;
+struct show_args {
+	const char *family;
+};
 
-	while ((c = cmd_getopt("instances", argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'f':
-			family = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind >= argc)
-		return msg_usage_error("instances", "missing subcommand (show or import)");
-	if (!strcmp(argv[optind], "import")) {
-		if (family)
-			return msg_usage_error("instances", "--family is for show");
-		if (optind + 1 >= argc)
-			return msg_usage_error("instances", "import needs a FILE");
-		if (optind + 2 < argc)
-			return msg_usage_error("instances", "unexpected argument '%s'",
-					       argv[optind + 2]);
-		return import(ctx, argv[optind + 1]);
-	}
-	if (strcmp(argv[optind], "show"))
-		return msg_usage_error("instances", "unknown subcommand '%s' (use show or import)",
-				       argv[optind]);
-	if (optind + 1 < argc)
-		name = argv[optind + 1];
-	if (optind + 2 < argc)
-		return msg_usage_error("instances", "unexpected argument '%s'",
-				       argv[optind + 2]);
-	if (name && family)
-		return msg_usage_error("instances", "give a TYPE or --family, not both");
-	return show(ctx, name, family);
+static const struct opt show_opts[] = {
+	{ "family", 0, OPT_STR, offsetof(struct show_args, family), "F",
+	  "every size of a family, e.g. m6i" },
+	{ NULL }
+};
+
+static int show_check(struct cli_ctx *ctx, void *args)
+{
+	const struct show_args *a = args;
+
+	if (ctx->noperands && a->family)
+		return msg_usage_error(ctx->cmd_name, "give a TYPE or --family, not both");
+	return EXIT_OK;
 }
+
+static int cmd_instances_show(struct cli_ctx *ctx, void *args)
+{
+	const struct show_args *a = args;
+
+	return show(ctx, ctx->noperands ? ctx->operands[0] : NULL, a->family);
+}
+
+static int import_check(struct cli_ctx *ctx, void *args)
+{
+	(void)args;
+	if (!ctx->noperands)
+		return msg_usage_error(ctx->cmd_name, "import needs a FILE");
+	return EXIT_OK;
+}
+
+static int cmd_instances_import(struct cli_ctx *ctx, void *args)
+{
+	(void)args;
+	return import(ctx, ctx->operands[0]);
+}
+
+static const struct cmd instances_show_def = {
+	.name = "show",
+	.run = cmd_instances_show,
+	.args_size = sizeof(struct show_args),
+	.flags = CMD_NEEDS_DB,
+	.summary = "the limits of one type, a family, or every known type",
+	.synopsis = "[TYPE | --family F]",
+	.description =
+		"EBS-optimized limits of EC2 instance types: baseline and maximum\n"
+		"bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
+		"and IOPS (16 KiB I/O).  'burst' means the maximum holds for 30 minutes\n"
+		"at least once per 24 hours.  TYPE is one instance type, e.g. m5.xlarge.",
+	.opts = show_opts,
+	.operands = "[TYPE]",
+	.max_operands = 1,
+	.check = show_check,
+};
+
+static const struct cmd instances_import_def = {
+	.name = "import",
+	.run = cmd_instances_import,
+	.flags = CMD_NEEDS_DB,
+	.summary = "store the limits in 'aws ec2 describe-instance-types' output",
+	.description =
+		"Store the limits in 'aws ec2 describe-instance-types' output\n"
+		"(InstanceTypes[].EbsInfo.EbsOptimizedInfo; entries without it are\n"
+		"skipped and counted); all or nothing.",
+	.operands = "FILE",
+	.max_operands = 1,
+	.check = import_check,
+};
+
+static const struct cmd *const instances_subs[] = {
+	&instances_show_def, &instances_import_def, NULL
+};
+
+const struct cmd cmd_instances_def = {
+	.name = "instances",
+	.summary = "EBS limits of EC2 instance types",
+	.description =
+		"EBS-optimized limits of EC2 instance types: baseline and maximum\n"
+		"bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
+		"and IOPS (16 KiB I/O).",
+	.subs = instances_subs,
+};

@@ -9,7 +9,7 @@
  * together and renders results.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,44 +31,13 @@
  */
 #define IMPORT_CAP (64u << 20)
 
-static const char usage_text[] =
-	"usage: ebsize pricing show [--region R | --all-regions] [--type T]\n"
-	"       ebsize pricing fetch [--region R ... | --all-regions] [--endpoint URL]\n"
-	"                            [--accept-changes] [--max-pages N]\n"
-	"       ebsize pricing import [--accept-changes] FILE...\n"
-	"       ebsize pricing history [--region R]\n"
-	"       ebsize pricing diff [--region R] [A [B]]\n\n"
-	"  show            the EBS prices in force: for each region the newest\n"
-	"                  complete snapshot (embedded, fetched or imported)\n"
-	"  fetch           get the prices from the AWS Price List Query API\n"
-	"                  (GetProducts, SigV4) and store them as a new snapshot;\n"
-	"                  on any failure the snapshot in force stays untouched\n"
-	"  import          the same from saved responses ('aws pricing\n"
-	"                  get-products ... > page.json', one or more pages) or a\n"
-	"                  one-region offer file of at most 64 MiB\n"
-	"  history         every snapshot: source, time, counts, in force or not\n"
-	"  diff            per-price changes from snapshot A to B (default: the\n"
-	"                  two newest; A alone: A against the newest)\n\n"
-	"  --region R      a region (fetch: repeat for several; default: the\n"
-	"                  global --region)\n"
-	"  --all-regions   show: every region; fetch: no region filter\n"
-	"  --type T        show: one volume type\n"
-	"  --endpoint URL  fetch: the Price List endpoint (else\n"
-	"                  $AWS_ENDPOINT_URL_PRICING, $AWS_ENDPOINT_URL,\n"
-	"                  " PRICING_DEFAULT_ENDPOINT ");\n"
-	"                  https, or http to a loopback host only\n"
-	"  --accept-changes  store prices that moved more than 3x\n"
-	"  --max-pages N   fetch: pages per query before giving up (default 100)\n"
-	"  -h, --help      this help\n\n"
-	"Credentials (fetch): AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and\n"
-	"AWS_SESSION_TOKEN, else profile $AWS_PROFILE (default 'default') in\n"
-	"$AWS_SHARED_CREDENTIALS_FILE (default ~/.aws/credentials).\n\n"
-	"Units: storage per GiB-month, IOPS per IOPS-month, throughput per\n"
-	"MiB/s-month (the Price List quotes GiBps-month: divided by 1024), and\n"
-	"standard I/O per million requests.  Ranges: only units inside\n"
-	"[from, to) are billed at that price (gp3 IOPS above 3,000, io2 tiers).\n"
-	"Prices in other currencies (CNY in China) are kept as quoted and never\n"
-	"used for USD answers.\n";
+#define PRICE_UNITS_TEXT \
+	"Units: storage per GiB-month, IOPS per IOPS-month, throughput per\n" \
+	"MiB/s-month (the Price List quotes GiBps-month: divided by 1024), and\n" \
+	"standard I/O per million requests.  Ranges: only units inside\n" \
+	"[from, to) are billed at that price (gp3 IOPS above 3,000, io2 tiers).\n" \
+	"Prices in other currencies (CNY in China) are kept as quoted and never\n" \
+	"used for USD answers."
 
 static void today(char out[16])
 {
@@ -147,42 +116,27 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type)
 	return rc;
 }
 
-static int cmd_show(int argc, char **argv, struct cli_ctx *ctx)
-{
-	static const struct option opts[] = {
-		{ "region", required_argument, NULL, 'r' },
-		{ "all-regions", no_argument, NULL, 'a' },
-		{ "type", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *region = ctx->region, *type = NULL;
-	enum vol_type vt;
-	int c, all = 0;
+struct show_args {
+	int all;
+	const char *type;
+};
 
-	while ((c = cmd_getopt("pricing", argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'r':
-			region = optarg;
-			break;
-		case 'a':
-			all = 1;
-			break;
-		case 't':
-			type = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return msg_usage_error("pricing", "unexpected argument '%s'", argv[optind]);
-	if (type && model_type_parse(type, &vt))
-		return msg_usage_error("pricing", "unknown volume type '%s'", type);
-	return show(ctx, all ? NULL : region, type ? model_type_name(vt) : NULL);
+static const struct opt show_opts[] = {
+	{ "all-regions", 0, OPT_FLAG, offsetof(struct show_args, all), NULL,
+	  "every region (default: the global --region)" },
+	{ "type", 0, OPT_STR, offsetof(struct show_args, type), "T",
+	  "one volume type", .choices = cli_type_names },
+	{ NULL }
+};
+
+static int cmd_pricing_show(struct cli_ctx *ctx, void *args)
+{
+	const struct show_args *a = args;
+	enum vol_type vt;
+
+	if (a->type && model_type_parse(a->type, &vt))
+		return msg_usage_error(ctx->cmd_name, "unknown volume type '%s'", a->type);
+	return show(ctx, a->all ? NULL : ctx->region, a->type ? model_type_name(vt) : NULL);
 }
 
 /* ------------------------------------------------------------ storing */
@@ -333,49 +287,36 @@ out:
 	return rc;
 }
 
-static int cmd_fetch(int argc, char **argv, struct cli_ctx *ctx)
-{
-	static const struct option opts[] = {
-		{ "all-regions", no_argument, NULL, 'a' },
-		{ "endpoint", required_argument, NULL, 'e' },
-		{ "accept-changes", no_argument, NULL, 'A' },
-		{ "max-pages", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct fetch_args a = { NULL, 0, 0, 100 };
-	int c;
+#define F(f) offsetof(struct fetch_args, f)
 
-	while ((c = cmd_getopt("pricing", argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'a':
-			a.all = 1;
-			break;
-		case 'e':
-			a.endpoint = optarg;
-			break;
-		case 'A':
-			a.accept = 1;
-			break;
-		case 'p':
-			if (cmd_parse_long("pricing", "--max-pages", optarg, 1, 100000,
-					   &a.max_pages))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return msg_usage_error("pricing", "unexpected argument '%s'", argv[optind]);
-	if (a.all && ctx->region_from_opt)
-		return msg_usage_error("pricing", "give --region or --all-regions, not both");
-	if (cli_open_db(ctx))
-		return EXIT_RUNTIME;
-	return fetch(ctx, &a);
+static const struct opt fetch_opts[] = {
+	{ "all-regions", 0, OPT_FLAG, F(all), NULL,
+	  "no region filter (default: every global --region,\n"
+	  "else the default region)" },
+	{ "endpoint", 0, OPT_STR, F(endpoint), "URL",
+	  "the Price List endpoint (else $AWS_ENDPOINT_URL_PRICING,\n"
+	  "$AWS_ENDPOINT_URL, " PRICING_DEFAULT_ENDPOINT ");\n"
+	  "https, or http to a loopback host only" },
+	{ "accept-changes", 0, OPT_FLAG, F(accept), NULL,
+	  "store prices that moved more than 3x" },
+	{ "max-pages", 0, OPT_INT, F(max_pages), "N",
+	  "pages per query before giving up", .min = 1, .max = 100000,
+	  .def = "100" },
+	{ NULL }
+};
+
+static int fetch_check(struct cli_ctx *ctx, void *args)
+{
+	const struct fetch_args *a = args;
+
+	if (a->all && ctx->region_from_opt)
+		return msg_usage_error(ctx->cmd_name, "give --region or --all-regions, not both");
+	return EXIT_OK;
+}
+
+static int cmd_pricing_fetch(struct cli_ctx *ctx, void *args)
+{
+	return fetch(ctx, args);
 }
 
 /* ------------------------------------------------------------ import */
@@ -401,7 +342,8 @@ static int import_file(const char *path, const struct region_table *rt,
 	return rc;
 }
 
-static int import(struct cli_ctx *ctx, char **files, int nfiles, int accept)
+static int import(struct cli_ctx *ctx, const char **files, size_t nfiles,
+		  int accept)
 {
 	struct region_table rt = { 0 };
 	struct price_list pl;
@@ -419,7 +361,7 @@ static int import(struct cli_ctx *ctx, char **files, int nfiles, int accept)
 		goto out;
 	}
 	sbuf_addstr(&src, "import:");
-	for (int i = 0; i < nfiles; i++) {
+	for (size_t i = 0; i < nfiles; i++) {
 		const char *base = strrchr(files[i], '/');
 
 		if (import_file(files[i], &rt, &pl, err)) {
@@ -441,7 +383,7 @@ static int import(struct cli_ctx *ctx, char **files, int nfiles, int accept)
 	}
 	doc = out_doc_new();
 	t = out_record(doc, NULL, "Imported prices");
-	out_kv_int(t, "files", "Files", nfiles);
+	out_kv_int(t, "files", "Files", (long long)nfiles);
 	out_kv_str(t, "as_of", "As of", as_of);
 	report_list(doc, t, &pl, &rep);
 	rc = cli_render(ctx, doc);
@@ -453,32 +395,29 @@ out:
 	return rc;
 }
 
-static int cmd_import(int argc, char **argv, struct cli_ctx *ctx)
-{
-	static const struct option opts[] = {
-		{ "accept-changes", no_argument, NULL, 'A' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, accept = 0;
+struct import_args {
+	int accept;
+};
 
-	while ((c = cmd_getopt("pricing", argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'A':
-			accept = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind >= argc)
-		return msg_usage_error("pricing", "import needs at least one FILE");
-	if (cli_open_db(ctx))
-		return EXIT_RUNTIME;
-	return import(ctx, argv + optind, argc - optind, accept);
+static const struct opt import_opts[] = {
+	{ "accept-changes", 0, OPT_FLAG, offsetof(struct import_args, accept), NULL,
+	  "store prices that moved more than 3x" },
+	{ NULL }
+};
+
+static int import_check(struct cli_ctx *ctx, void *args)
+{
+	(void)args;
+	if (!ctx->noperands)
+		return msg_usage_error(ctx->cmd_name, "import needs at least one FILE");
+	return EXIT_OK;
+}
+
+static int cmd_pricing_import(struct cli_ctx *ctx, void *args)
+{
+	const struct import_args *a = args;
+
+	return import(ctx, ctx->operands, ctx->noperands, a->accept);
 }
 
 /* ------------------------------------------------------------ history */
@@ -500,29 +439,14 @@ static int add_snapshot(const struct snapshot_info *si, void *arg)
 	return 0;
 }
 
-static int cmd_history(int argc, char **argv, struct cli_ctx *ctx)
+static int cmd_pricing_history(struct cli_ctx *ctx, void *args)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *region = ctx->region_from_opt ? ctx->region : NULL;
 	struct out_doc *doc;
 	struct out_table *t;
 	char err[EBS_ERRLEN];
-	int c, rc;
+	int rc;
 
-	while ((c = cmd_getopt("pricing", argc, argv, "h", opts)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		}
-		return EXIT_USAGE;
-	}
-	if (optind < argc)
-		return msg_usage_error("pricing", "unexpected argument '%s'", argv[optind]);
-	if (cli_open_db(ctx))
-		return EXIT_RUNTIME;
 	doc = out_doc_new();
 	t = out_list(doc, "snapshots", NULL);
 	out_col(t, "id", "Snap", OUT_INT);
@@ -625,34 +549,29 @@ static int diff(struct cli_ctx *ctx, long long a, long long b,
 	return rc;
 }
 
-static int cmd_diff(int argc, char **argv, struct cli_ctx *ctx)
+static int diff_check(struct cli_ctx *ctx, void *args)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	long id;
+
+	(void)args;
+	for (size_t i = 0; i < ctx->noperands; i++)
+		if (parse_long_range(ctx->operands[i], 1, 2147483647L, &id))
+			return msg_usage_error(ctx->cmd_name, "a snapshot id must be a whole number from 1 to 2147483647, not '%s'",
+					       ctx->operands[i]);
+	return EXIT_OK;
+}
+
+static int cmd_pricing_diff(struct cli_ctx *ctx, void *args)
+{
 	const char *region = ctx->region_from_opt ? ctx->region : NULL;
 	char err[EBS_ERRLEN];
 	long long older = 0, newer = 0;
 	long ids[2] = { 0, 0 };
-	int c, nargs;
+	size_t nargs = ctx->noperands;
 
-	while ((c = cmd_getopt("pricing", argc, argv, "h", opts)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		}
-		return EXIT_USAGE;
-	}
-	nargs = argc - optind;
-	if (nargs > 2)
-		return msg_usage_error("pricing", "unexpected argument '%s'", argv[optind + 2]);
-	for (int i = 0; i < nargs; i++)
-		if (cmd_parse_long("pricing", "a snapshot id", argv[optind + i], 1,
-				   2147483647L, &ids[i]))
-			return EXIT_USAGE;
-	if (cli_open_db(ctx))
-		return EXIT_RUNTIME;
+	(void)args;
+	for (size_t i = 0; i < nargs; i++)
+		parse_long_range(ctx->operands[i], 1, 2147483647L, &ids[i]);
 	if (nargs < 2 &&
 	    db_two_newest_snapshots(ctx->db, region, &older, &newer, err)) {
 		msg_error("%s", err);
@@ -667,17 +586,85 @@ static int cmd_diff(int argc, char **argv, struct cli_ctx *ctx)
 
 /* ------------------------------------------------------------ dispatch */
 
-/* In the order the help lists them. */
-static const struct subcmd subcommands[] = {
-	{ "show", cmd_show },
-	{ "fetch", cmd_fetch },
-	{ "import", cmd_import },
-	{ "history", cmd_history },
-	{ "diff", cmd_diff },
+static const struct cmd pricing_show_def = {
+	.name = "show",
+	.run = cmd_pricing_show,
+	.args_size = sizeof(struct show_args),
+	.flags = CMD_NEEDS_DB,
+	.summary = "the EBS prices in force",
+	.description =
+		"The EBS prices in force: for each region the newest complete snapshot\n"
+		"(embedded, fetched or imported).",
+	.opts = show_opts,
+	.epilog = PRICE_UNITS_TEXT,
 };
 
-int cmd_pricing(int argc, char **argv, struct cli_ctx *ctx)
-{
-	return cmd_dispatch("pricing", usage_text, subcommands,
-			    ARRAY_SIZE(subcommands), argc, argv, ctx);
-}
+static const struct cmd pricing_fetch_def = {
+	.name = "fetch",
+	.run = cmd_pricing_fetch,
+	.args_size = sizeof(struct fetch_args),
+	.flags = CMD_NEEDS_DB,
+	.summary = "get the prices from the AWS Price List Query API",
+	.description =
+		"Get the prices from the AWS Price List Query API (GetProducts, SigV4)\n"
+		"and store them as a new snapshot; on any failure the snapshot in force\n"
+		"stays untouched.  Regions: every global --region (repeat it), else the\n"
+		"default region; --all-regions for all of them.",
+	.opts = fetch_opts,
+	.check = fetch_check,
+	.epilog =
+		"Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and\n"
+		"AWS_SESSION_TOKEN, else profile $AWS_PROFILE (default 'default') in\n"
+		"$AWS_SHARED_CREDENTIALS_FILE (default ~/.aws/credentials).",
+};
+
+static const struct cmd pricing_import_def = {
+	.name = "import",
+	.run = cmd_pricing_import,
+	.args_size = sizeof(struct import_args),
+	.flags = CMD_NEEDS_DB,
+	.summary = "the same from saved responses or an offer file",
+	.description =
+		"Store prices from saved responses ('aws pricing get-products ... >\n"
+		"page.json', one or more pages) or a one-region offer file of at most\n"
+		"64 MiB, as a new snapshot; all or nothing.",
+	.opts = import_opts,
+	.operands = "FILE...",
+	.max_operands = -1,
+	.check = import_check,
+};
+
+static const struct cmd pricing_history_def = {
+	.name = "history",
+	.run = cmd_pricing_history,
+	.flags = CMD_NEEDS_DB,
+	.summary = "every snapshot: source, time, counts, in force or not",
+	.description =
+		"Every price snapshot: source, time, counts, and whether it is in force\n"
+		"(for the global --region only, when given).",
+};
+
+static const struct cmd pricing_diff_def = {
+	.name = "diff",
+	.run = cmd_pricing_diff,
+	.flags = CMD_NEEDS_DB,
+	.summary = "per-price changes from snapshot A to B",
+	.description =
+		"Per-price changes from snapshot A to B (default: the two newest; A\n"
+		"alone: A against the newest), for the global --region when given.",
+	.operands = "[A [B]]",
+	.max_operands = 2,
+	.check = diff_check,
+};
+
+static const struct cmd *const pricing_subs[] = {
+	&pricing_show_def, &pricing_fetch_def, &pricing_import_def,
+	&pricing_history_def, &pricing_diff_def, NULL
+};
+
+const struct cmd cmd_pricing_def = {
+	.name = "pricing",
+	.summary = "EBS prices: show, fetch from AWS, import, history, diff",
+	.description = PRICE_UNITS_TEXT,
+	.subs = pricing_subs,
+};

@@ -10,6 +10,7 @@
 #ifndef EBSIZE_BENCH_H
 #define EBSIZE_BENCH_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -280,7 +281,7 @@ typedef void (*bench_progress_fn)(void *arg, double elapsed_s, double iops);
 int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		    size_t i, const char *target, const char *volume_type,
 		    const char *outdir, bench_progress_fn progress, void *arg,
-		    volatile int *stop, struct bench_phase_result *out,
+		    volatile sig_atomic_t *stop, struct bench_phase_result *out,
 		    struct bench_sample **samples, size_t *nsamples,
 		    char *fio_version, size_t fvn, char *err);
 
@@ -310,7 +311,7 @@ struct bench_import_files {
  * *_iops*.log files are taken in name order) into f.  A file named
  * explicitly counts as JSON unless it is an IOPS log.
  */
-int bench_import_collect(char *const *paths, size_t n,
+int bench_import_collect(const char *const *paths, size_t n,
 			 struct bench_import_files *f, char *err);
 void bench_import_files_release(struct bench_import_files *f);
 

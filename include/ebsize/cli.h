@@ -1,22 +1,29 @@
 /*
  * cli.h - the command table and what every command receives.  Adding a
- * command is one row in src/cli.c and one src/cmd_<verb>.c.
+ * command is one row in src/cli.c and one src/cmd_<verb>.c holding its
+ * struct cmd: name, options (a struct opt table, include/ebsize/opt.h),
+ * help texts and the handler.  src/cli.c parses the options into the
+ * command's argument struct before calling it; src/cli_doc.c turns the
+ * same tables into -h text, the man page and shell completions.
  */
 #ifndef EBSIZE_CLI_H
 #define EBSIZE_CLI_H
 
+#include "ebsize/opt.h"
 #include "ebsize/out.h"
 
-/* Exit codes, mapped in one place. */
+/* Exit codes, mapped in one place (cli_exit). */
 #define EXIT_OK 0
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
 
 struct db;
+struct cmd;
 
 #define CLI_MAX_REGIONS 32
 
 struct cli_ctx {
+	/* global options */
 	const char *db_path_opt;   /* --db, or NULL */
 	const char *region;        /* resolved: --region, env, us-east-1 */
 	int region_from_opt;       /* --region was given explicitly */
@@ -25,20 +32,49 @@ struct cli_ctx {
 	enum out_format format;
 	int format_set;            /* --format was given */
 	int quiet;
+	/* the command being run */
+	const char *cmd_name;      /* top-level name, for usage hints */
+	const struct cmd *cmd;     /* the (sub)command */
+	struct opt_seen seen;      /* which of its options were given */
+	const char **operands;     /* non-option arguments, in order */
+	size_t noperands;
 	struct db *db;             /* opened for commands with CMD_NEEDS_DB */
 };
 
-#define CMD_NEEDS_DB 1
+#define CMD_NEEDS_DB 0x1u      /* open (create) the database before run */
+#define CMD_HIDDEN   0x2u      /* not listed in help or completion */
 
 struct cmd {
 	const char *name;
-	int (*fn)(int argc, char **argv, struct cli_ctx *ctx);
+	/* run the command with its parsed arguments; returns an exit code */
+	int (*run)(struct cli_ctx *ctx, void *args);
+	size_t args_size;          /* sizeof the argument struct opts fill */
 	unsigned flags;
-	const char *help;          /* one line for `ebsize help` */
+	const char *summary;       /* one line for `ebsize help` */
+	const char *synopsis;      /* usage after "ebsize NAME "; NULL: generated */
+	const char *description;   /* paragraphs after the usage */
+	const struct opt *opts;    /* NULL or a table ended by { NULL } */
+	const char *operands;      /* "FILE...", NULL: none taken */
+	int max_operands;          /* -1: any number */
+	/*
+	 * Checks of option combinations, before the database is opened:
+	 * print a usage error and return EXIT_USAGE, or return EXIT_OK.
+	 */
+	int (*check)(struct cli_ctx *ctx, void *args);
+	const char *epilog;        /* after the options: exit status, notes */
+	const struct cmd *const *subs;   /* subcommands, NULL-terminated */
 };
 
 /* Run ebsize with argv; returns the process exit code. */
 int cli_main(int argc, char **argv);
+
+/* Every top-level command, in table order (for cli_doc.c). */
+const struct cmd *const *cli_commands(void);
+/* The global options table (for cli_doc.c). */
+const struct opt *cli_global_opts(void);
+
+/* Was option name of the running command given on the command line? */
+int cli_given(const struct cli_ctx *ctx, const char *name);
 
 /* Open the database for ctx on demand; prints the error itself. 0 or 1. */
 int cli_open_db(struct cli_ctx *ctx);
@@ -47,47 +83,38 @@ int cli_open_db(struct cli_ctx *ctx);
 int cli_render(struct cli_ctx *ctx, const struct out_doc *doc);
 
 /*
- * Option parsing shared by commands: a thin wrapper over getopt_long with
- * our own messages.  cmd_getopt returns the option value, -1 at the end,
- * or '?' after printing a usage error (the caller returns EXIT_USAGE).
+ * The one exit path for a failed library call: print err (an EBS_ERR_*
+ * code's message) as an error -- a usage error, with its hint, for
+ * EBS_ERR_USAGE -- and return the exit code the code maps to.
  */
-struct option;
-int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
-	       const struct option *longopts);
+int cli_fail(const struct cli_ctx *ctx, int code, const char *err);
 
-/* Parse a positive integer option value, printing a usage error if bad. */
-int cmd_parse_long(const char *cmd, const char *opt, const char *val,
-		   long min, long max, long *out);
-int cmd_parse_double(const char *cmd, const char *opt, const char *val,
-		     double min, double max, double *out);
+/* Shared option parsers (OPT_FUNC) */
+/* "gp2,gp3,..." into int want[VT_COUNT] */
+int cli_parse_types(const char *cmd, const char *opt, const char *val,
+		    void *target);
+/* one volume type into enum vol_type */
+int cli_parse_type(const char *cmd, const char *opt, const char *val,
+		   void *target);
+extern const char *const cli_type_names[];   /* for completion */
 
-/* One subcommand of a command with subcommands (pricing, bench). */
-struct subcmd {
-	const char *name;
-	int (*fn)(int argc, char **argv, struct cli_ctx *ctx);
-};
+/* src/cli_doc.c: help, man page, completion */
+void cli_doc_usage(FILE *f);                 /* `ebsize -h` */
+void cli_doc_help(FILE *f, const struct cmd *c, const char *path);
+int cli_doc_man(FILE *f);
+void cli_doc_synopsis(FILE *f);              /* every usage form */
+int cli_doc_completion(FILE *f, const char *shell);
 
-/*
- * Run the subcommand argv[1] of cmd from subs (n rows): it sees argv from
- * its own name on, with getopt reset.  -h/--help prints usage; a missing or
- * unknown subcommand is a usage error that lists the names.
- */
-int cmd_dispatch(const char *cmd, const char *usage, const struct subcmd *subs,
-		 size_t n, int argc, char **argv, struct cli_ctx *ctx);
-
-/* Parse "gp2,gp3,..." into want[VT_COUNT]; prints a usage error, -1. */
-int cmd_parse_types(const char *cmd, const char *list, int *want);
-/* Check a YYYY-MM-DD date option; prints a usage error, -1. */
-int cmd_check_date(const char *cmd, const char *opt, const char *val);
-
-int cmd_bench(int argc, char **argv, struct cli_ctx *ctx);
-int cmd_burst(int argc, char **argv, struct cli_ctx *ctx);
-int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx);
-int cmd_compare(int argc, char **argv, struct cli_ctx *ctx);
-int cmd_cost(int argc, char **argv, struct cli_ctx *ctx);
-int cmd_db(int argc, char **argv, struct cli_ctx *ctx);
-int cmd_instances(int argc, char **argv, struct cli_ctx *ctx);
-int cmd_pricing(int argc, char **argv, struct cli_ctx *ctx);
-int cmd_scan(int argc, char **argv, struct cli_ctx *ctx);
+/* The commands (src/cmd_<verb>.c) */
+extern const struct cmd cmd_bench_def;
+extern const struct cmd cmd_burst_def;
+extern const struct cmd cmd_cheapest_def;
+extern const struct cmd cmd_compare_def;
+extern const struct cmd cmd_completion_def;
+extern const struct cmd cmd_cost_def;
+extern const struct cmd cmd_db_def;
+extern const struct cmd cmd_instances_def;
+extern const struct cmd cmd_pricing_def;
+extern const struct cmd cmd_scan_def;
 
 #endif

@@ -66,11 +66,11 @@ expect_out_has "| Total | \$26.22 |" "markdown row"
 usage_error "missing --type" "missing --type (gp2, gp3, io1, io2, st1, sc1 or standard)" cost --size 10
 usage_error "missing --size" "missing --size GIB" cost --type gp3
 usage_error "unknown type" "unknown volume type 'gp4' (use gp2, gp3, io1, io2, st1, sc1 or standard)" cost --type gp4 --size 10
-usage_error "size not a number" "--size must be a whole number from 1 to 10000000, not '10GiB'" cost --type gp3 --size 10GiB
-usage_error "size zero" "--size must be a whole number from 1 to 10000000, not '0'" cost --type gp3 --size 0
-usage_error "negative size" "--size must be a whole number from 1 to 10000000, not '-5'" cost --type gp3 --size -5
-usage_error "fractional iops" "--iops must be a whole number from 1 to 100000000, not '3000.5'" cost --type gp3 --size 10 --iops 3000.5
-usage_error "bad throughput" "--throughput must be a whole number from 1 to 1000000, not 'fast'" cost --type gp3 --size 10 --throughput fast
+usage_error "size with an unknown unit" "--size must be a whole number from 1 to 10000000 GiB (such as 500, 500GiB or 1TiB), not '10GB'" cost --type gp3 --size 10GB
+usage_error "size zero" "--size must be a whole number from 1 to 10000000 GiB (such as 500, 500GiB or 1TiB), not '0'" cost --type gp3 --size 0
+usage_error "negative size" "--size must be a whole number from 1 to 10000000 GiB (such as 500, 500GiB or 1TiB), not '-5'" cost --type gp3 --size -5
+usage_error "fractional iops" "--iops must be a whole number from 1 to 100000000 (such as 16000 or 16k), not '3000.5'" cost --type gp3 --size 10 --iops 3000.5
+usage_error "bad throughput" "--throughput must be a whole number from 1 to 1000000 MiB/s (such as 500 or 500MiB/s), not 'fast'" cost --type gp3 --size 10 --throughput fast
 usage_error "bad count" "--count must be a whole number from 1 to 1000, not '0'" cost --type gp3 --size 10 --count 0
 usage_error "bad io-per-month" "--io-per-month must be a number from 0 to 1e+18, not 'lots'" cost --type standard --size 10 --io-per-month lots
 usage_error "io1 without iops" "--iops is required for io1 volumes" cost --type io1 --size 100
@@ -137,3 +137,18 @@ run --region eu-south-9 cost --type gp3 --size 100
 expect_rc 1 "a region without prices exits 1"
 expect_err "error: no USD prices for region 'eu-south-9'
 hint: see 'ebsize pricing show' for the regions with prices" "a region without prices is named"
+
+# human units (issue 10): 1TiB = 1024 GiB, 16k IOPS, 1GiB/s = 1024 MiB/s;
+# us-east-1 gp3 (T6): 1024 x 0.08 = 81.92; (16000 - 3000) x 0.005 = 65.00;
+# (1024 - 125) x 0.04 = 35.96; total 182.88
+run --format json cost --type gp3 --size 1TiB --iops 16k --throughput 1GiB/s
+expect_rc 0 "units: 1TiB, 16k, 1GiB/s accepted"
+expect_json size_gib 1024 "units: 1TiB is 1024 GiB"
+expect_json iops 16000 "units: 16k IOPS"
+expect_json throughput_mibps 1024 "units: 1GiB/s is 1024 MiB/s"
+expect_json monthly_usd.total 182.88 "units: total 182.88" 0.005
+run --format json cost --type gp3 --size 500GiB
+expect_json size_gib 500 "units: 500GiB"
+usage_error "a size in TiB that is not whole GiB" \
+	"--size must be a whole number from 1 to 10000000 GiB (such as 500, 500GiB or 1TiB), not '0.0001TiB'" \
+	cost --type gp3 --size 0.0001TiB

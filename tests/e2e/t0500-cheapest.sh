@@ -76,13 +76,13 @@ expect_out_has "Options" "table has the options"
 expect_out_has "Smallest instances that carry it" "table has the instances"
 
 usage_error "nothing asked" "say what is needed: --iops, --throughput and/or --size" cheapest
-usage_error "bad iops" "--iops must be a number from 1 to 1e+07, not 'many'" cheapest --iops many
+usage_error "bad iops" "--iops must be a number from 1 to 1e+07 (such as 16000 or 16k), not 'many'" cheapest --iops many
 usage_error "bad types" "unknown volume type 'gp9' in --types" cheapest --iops 100 --types gp3,gp9
 usage_error "bad stripe" "--max-stripe must be a whole number from 1 to 64, not '0'" cheapest --iops 100 --max-stripe 0
 usage_error "bad peak" "--peak must be IOPS:SECONDS[/PERIOD] with SECONDS >= 1 and shorter than PERIOD (default 86400, at most a year), not '3000'" cheapest --iops 100 --peak 3000
 usage_error "peak below need" "--peak IOPS must be above --iops" cheapest --iops 5000 --peak 3000:60
 usage_error "bad date" "--as-of must be a date YYYY-MM-DD, not '2024-13-01'" cheapest --iops 100 --as-of 2024-13-01
-usage_error "bad io size" "--io-size must be a number from 0.5 to 16384, not '0'" cheapest --iops 100 --io-size 0
+usage_error "bad io size" "--io-size must be a number from 0.5 to 16384 KiB (such as 16, 16KiB or 1MiB), not '0'" cheapest --iops 100 --io-size 0
 run cheapest --iops 100 --instance z9.mega
 expect_rc 1 "unknown instance exits 1"
 expect_err "error: unknown instance type 'z9.mega'

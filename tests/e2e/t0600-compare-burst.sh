@@ -32,7 +32,7 @@ run --format json compare --sizes 500 --types io1,st1
 expect_json rows.1.type io1 "io1 row with --types"
 expect_json rows.1.iops 3000 "io1 given 3,000 IOPS"
 expect_json rows.2.type st1 "st1 row"
-usage_error "bad sizes" "--sizes must be up to 64 sizes of 1 to 65536 GiB, not '100,abc'" compare --sizes 100,abc
+usage_error "bad sizes" "--sizes must be up to 64 sizes of 1 to 65536 GiB (such as 500,1TiB), not '100,abc'" compare --sizes 100,abc
 
 # burst: T2 for 100 GiB, and the article's idle credits
 run --format json burst --size 100 --load 3000

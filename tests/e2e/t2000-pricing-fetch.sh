@@ -9,7 +9,7 @@ export EBSIZE_FETCH_BACKOFF_MS=10
 
 run pricing fetch -h
 expect_rc 0 "fetch -h exits 0"
-expect_out_has "usage: ebsize pricing show" "fetch -h prints the usage"
+expect_out_has "usage: ebsize pricing fetch" "fetch -h prints the usage"
 
 usage_error "fetch: unknown option" "unknown option '--bogus'" pricing fetch --bogus
 usage_error "fetch: --region with --all-regions" "give --region or --all-regions, not both" \

@@ -14,13 +14,6 @@ expect_out_has "ebsize pricing import" "import -h shows the import usage"
 usage_error "import without files" "import needs at least one FILE" pricing import
 usage_error "import: unknown option" "unknown option '--nope'" pricing import --nope "$USW2"
 
-# check_unchanged DESC: the dump equals $T/before.sql
-check_unchanged() {
-	sqlite3 "$DB" .dump >"$T/after.sql"
-	cmp -s "$T/before.sql" "$T/after.sql" && ok "$1: database dump unchanged" ||
-		fail "$1: database dump unchanged"
-}
-
 # the us-west-2 offer extract (2026-09-18): gp3 storage 0.08, IOPS 0.005,
 # throughput 40.96 GiBps-mo = 0.04 per MiB/s; one CPU Credits SKU unknown
 run --format json pricing import "$USW2"

@@ -18,7 +18,7 @@ usage_error "run without --target" "missing --target PATH (the test file fio wri
 usage_error "unknown profile" "unknown profile 'fast' (use article, quick or a profile file)" bench run --target "$T/f" --profile fast
 usage_error "type without size" "--volume-type and --size go together" bench run --target "$T/f" --volume-type gp2
 usage_error "unknown type" "unknown volume type 'gp9' (use gp2, gp3, io1, io2, st1, sc1 or standard)" bench run --target "$T/f" --volume-type gp9 --size 1
-usage_error "bad size" "--size must be a number from 1 to 65536, not '0'" bench run --target "$T/f" --volume-type gp2 --size 0
+usage_error "bad size" "--size must be a number from 1 to 65536 GiB (such as 500, 500GiB or 1TiB), not '0'" bench run --target "$T/f" --volume-type gp2 --size 0
 usage_error "unknown option" "unknown option '--frob'" bench run --frob
 usage_error "show without RUN" "missing RUN (a run id or label)" bench show
 usage_error "compare with one RUN" "missing RUN RUN (two run ids or labels)" bench compare 1

@@ -4,7 +4,7 @@
 # fio version and host recorded, and a second run may reuse the file.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
-command -v fio >/dev/null || { echo "ok 1 # skip fio not installed"; exit 0; }
+command -v fio >/dev/null || { skip "fio runs" "fio not installed"; exit 0; }
 run --format json bench run --target "$T/test.fio" --profile quick --label q \
 	--volume-type gp2 --size 100 --results "$T/res"
 expect_rc 0 "quick run exits 0"
@@ -79,5 +79,5 @@ if command -v script >/dev/null; then
 		ok "progress line on a terminal: phase, elapsed, remaining, IOPS" ||
 		fail "progress line on a terminal: phase, elapsed, remaining, IOPS" "$(cat -A "$T/tty.err" | head -5)"
 else
-	echo "ok $((n = n + 1)) # skip script(1) not installed"
+	skip "progress on a terminal" "script(1) not installed"
 fi

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/../lib/test-lib.sh"
 trap 'umount "$T/ramfs" 2>/dev/null; rm -rf "$T"' EXIT
 
-runs() { sqlite3 "$DB" "SELECT count(*) FROM bench_runs"; }
 run bench list            # create the database: 7 published runs
 before=$(runs)
 
@@ -22,7 +21,7 @@ hint: fio writes over the whole device; pass --destructive only if nothing on it
 	[ "$(runs)" = "$before" ] && [ ! -e "$T/res" ] && ok "nothing ran or was stored for the device" ||
 		fail "nothing ran or was stored for the device"
 else
-	echo "ok $((n = n + 1)) # skip no block device to refuse"
+	skip "a block device is refused" "no block device to refuse"
 fi
 
 printf 'precious data\n' >"$T/mine.dat"
@@ -47,7 +46,7 @@ hint: put --target on a disk-backed file system (ext4, xfs) on the volume to mea
 else
 	# tmpfs supports O_DIRECT since Linux 6.6, so ramfs (root only) is the
 	# file system without it
-	echo "ok $((n = n + 1)) # skip cannot mount ramfs (not root)"
+	skip "O_DIRECT refusal on ramfs" "cannot mount ramfs (not root)"
 fi
 
 printf 'size 1000t\nphase a rw=read bs=4k runtime=1\n' >"$T/huge.profile"

@@ -5,7 +5,6 @@
 . "$(dirname "$0")/../lib/test-lib.sh"
 
 FIO="$FIXTURES/fio"
-runs() { sqlite3 "$DB" "SELECT count(*) FROM bench_runs"; }
 
 run --format json bench import "$FIO/fio-3.1-randread-libaio-qd1.json" \
 	"$FIO/fio-3.1-randread-iodepth-1-numjobs-1_iops.1.log" \

@@ -57,7 +57,7 @@ grep -qx ok "$T/py.out" && ok "manifests parse and have the expected structure" 
 	fail "manifests parse and have the expected structure" "$(cat "$T/py.out")"
 
 # same profile, local run and manifests: the same fio options per phase
-command -v fio >/dev/null || { echo "ok $((n + 1)) # skip fio not installed"; exit 0; }
+command -v fio >/dev/null || { skip "fio runs" "fio not installed"; exit 0; }
 cat >"$T/p.profile" <<'P'
 # generated for this test
 size 16m

@@ -4,8 +4,7 @@
 # interrupted, keeps the phases before, and resume finishes it.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
-command -v fio >/dev/null || { echo "ok 1 # skip fio not installed"; exit 0; }
-q() { sqlite3 -cmd ".timeout 5000" "$DB" "$1"; }
+command -v fio >/dev/null || { skip "fio runs" "fio not installed"; exit 0; }
 
 # bs=1000 is not a multiple of the sector size: O_DIRECT reads fail
 printf 'size 16m\nphase a rw=randread bs=1000 runtime=1\n' >"$T/bad.profile"

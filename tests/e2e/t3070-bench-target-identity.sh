@@ -7,8 +7,7 @@
 # the bench review (findings 1-3).  Real fio on small files in $T only.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
-command -v fio >/dev/null || { echo "ok 1 # skip fio not installed"; exit 0; }
-q() { sqlite3 -cmd ".timeout 5000" "$DB" "$1"; }
+command -v fio >/dev/null || { skip "fio runs" "fio not installed"; exit 0; }
 cat >"$T/p.profile" <<'P'
 # generated for this test: small and short
 size 4m

@@ -12,22 +12,6 @@
 
 F="$FIXTURES/scan"
 
-# expect_finding VOL PATH WANT DESC [TOL]: a member of the finding of VOL
-expect_finding() {
-	got=$(/usr/bin/python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = [x for x in d["findings"] if x["volume_id"] == sys.argv[2]]
-if not f:
-    print("(no finding)")
-    sys.exit(0)
-v = f[0]
-for k in sys.argv[3].split("."):
-    v = v[k]
-print("null" if v is None else v)' "$T/out" "$1" "$2" 2>&1)
-	expect_value "$got" "$3" "$4" "${5:-0}" "$1 $2"
-}
-
 # ---------------------------------------------------------------- help, usage
 run scan -h
 expect_rc 0 "scan -h exits 0"

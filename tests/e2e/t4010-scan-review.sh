@@ -11,22 +11,6 @@
 # 125), io1 0.125 + 0.065/IOPS, io2 0.125 + 0.065/IOPS (first tier).
 . "$(dirname "$0")/../lib/test-lib.sh"
 
-# expect_finding VOL PATH WANT DESC [TOL]: a member of the finding of VOL
-expect_finding() {
-	got=$(/usr/bin/python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = [x for x in d["findings"] if x["volume_id"] == sys.argv[2]]
-if not f:
-    print("(no finding)")
-    sys.exit(0)
-v = f[0]
-for k in sys.argv[3].split("."):
-    v = v[k]
-print("null" if v is None else v)' "$T/out" "$1" "$2" 2>&1)
-	expect_value "$got" "$3" "$4" "${5:-0}" "$1 $2"
-}
-
 KEY=arn:aws:kms:us-east-1:111122223333:key/0e2e-4010
 cat >"$T/vols.json" <<JSON
 {"Volumes": [

@@ -116,3 +116,38 @@ sys.exit(0 if ok else 1)' "$1" "$2" "${4:-0}"; then
 expect_json() {
 	expect_value "$(json_get "$1" <"$T/out" 2>/dev/null)" "$2" "$3" "${4:-0}" "$1"
 }
+
+# skip DESC WHY: a check that cannot run here; counted as skipped
+skip() {
+	n=$((n + 1)); echo "ok $n - $1 # SKIP $2"
+}
+
+# q SQL: one query on the test database (waits for a writer up to 5 s)
+q() { sqlite3 -cmd ".timeout 5000" "$DB" "$1"; }
+
+# runs: how many benchmark runs the test database holds
+runs() { q "SELECT count(*) FROM bench_runs"; }
+
+# check_unchanged DESC: the database dump equals $T/before.sql
+check_unchanged() {
+	sqlite3 "$DB" .dump >"$T/after.sql"
+	cmp -s "$T/before.sql" "$T/after.sql" && ok "$1: database dump unchanged" ||
+		fail "$1: database dump unchanged"
+}
+
+# expect_finding VOL PATH WANT DESC [TOL]: member PATH (dotted) of the scan
+# finding of volume VOL in the JSON on stdout
+expect_finding() {
+	got=$(/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["findings"] if x["volume_id"] == sys.argv[2]]
+if not f:
+    print("(no finding)")
+    sys.exit(0)
+v = f[0]
+for k in sys.argv[3].split("."):
+    v = v[k]
+print("null" if v is None else v)' "$T/out" "$1" "$2" 2>&1)
+	expect_value "$got" "$3" "$4" "${5:-0}" "$1 $2"
+}

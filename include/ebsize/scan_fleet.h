@@ -1,0 +1,127 @@
+/*
+ * scan_fleet.h - the rules that turn inventory records into findings for a
+ * whole fleet (src/scan_fleet.c): which records are volumes to analyse
+ * (problems, duplicates, zones, the region filter, states, AWS's volume
+ * rules), how a PersistentVolume's StorageClass becomes a configuration,
+ * which tag exempts a volume, how metrics and used space attach to a
+ * volume by id, and the findings kept for the report.  It does no I/O:
+ * records come from inventory_parse.c, prices through a callback, and
+ * every warning goes into a list the caller prints.  One finding per
+ * volume comes from scan_analyze (scan.h).
+ */
+#ifndef EBSIZE_SCAN_FLEET_H
+#define EBSIZE_SCAN_FLEET_H
+
+#include <stddef.h>
+
+#include "ebsize/inventory.h"
+#include "ebsize/model.h"
+#include "ebsize/scan.h"
+#include "ebsize/strmap.h"
+
+/* One finding as kept for the report (compact: 100,000+ of them). */
+struct scan_rec {
+	struct scan_finding f;
+	char id[24];
+	const char *region;   /* interned (lives as long as the fleet) */
+	const char *az;       /* interned; NULL when unusable in a command */
+	char *name;           /* tag Name */
+	char *group;          /* the by_tag value */
+	char *ns, *pvc;       /* Kubernetes claim */
+	char *kms;            /* KmsKeyId (f.kms_key_id points here) */
+};
+
+/*
+ * The prices of a region, or NULL when there are none (its volumes are
+ * skipped and counted per region).  The set must live as long as the
+ * fleet.
+ */
+typedef const struct price_set *(*scan_prices_fn)(void *arg,
+						  const char *region);
+
+struct scan_fleet_opts {
+	struct scan_opts rules;       /* headroom, minimum savings, alarm lead */
+	const char *only_region;      /* analyse only this region; NULL: all */
+	const char *default_region;   /* where a PV without a zone is priced */
+	const char *const *excl;      /* exclusion rules "K" or "K=V" */
+	size_t nexcl;
+	const char *by_tag;           /* group totals by this tag; NULL */
+	const char *usage_file;       /* names the used-space input in messages */
+	scan_prices_fn prices;
+	void *prices_arg;
+};
+
+/* Volumes of one region skipped for want of prices. */
+struct scan_no_price {
+	char region[32];
+	size_t volumes;
+};
+
+struct scan_fleet {
+	struct scan_fleet_opts o;
+	struct volume_limits lim[VT_COUNT];
+	struct scan_rec *recs;
+	size_t nrecs, arecs;
+	size_t scanned;               /* analysed (findings or not) */
+	size_t skipped;               /* problems, illegal, transient states */
+	size_t other_region;          /* outside only_region */
+	struct scan_no_price *no_price;
+	size_t nno_price, ano_price;
+	struct inv_warnings warn;     /* new warnings; the caller prints and
+					 releases them as it likes */
+	/* private */
+	struct strmap seen;           /* volume id -> file it was read from */
+	struct strmap extra;          /* volume id -> metrics and used space */
+	struct strmap strings;        /* interned regions, zones, file names */
+	struct strmap pv_by_id;
+	const struct inv_k8s *k8s;
+};
+
+/* lim: every type's rules; o is copied (its strings must outlive f). */
+void scan_fleet_init(struct scan_fleet *f, const struct volume_limits *lim,
+		     const struct scan_fleet_opts *o);
+void scan_fleet_release(struct scan_fleet *f);
+
+/*
+ * Side inputs, before the volumes: metric series (kept by pointer: m must
+ * outlive f), used space, and the Kubernetes objects (by pointer too).
+ */
+void scan_fleet_add_metrics(struct scan_fleet *f, const struct inv_metrics *m);
+void scan_fleet_add_usage(struct scan_fleet *f, const struct inv_usage *u);
+void scan_fleet_set_k8s(struct scan_fleet *f, const struct inv_k8s *k);
+
+/*
+ * One describe-volumes record read from file: skipped (counted, warned
+ * where useful) or analysed into a finding.  0, or -1 with err set when
+ * the analysis itself failed.
+ */
+int scan_fleet_volume(struct scan_fleet *f, const char *file,
+		      const struct inv_volume *v, char *err);
+
+/*
+ * The PersistentVolumes no describe-volumes record covered, configured
+ * from their StorageClass.  0, or -1 with err set.
+ */
+int scan_fleet_pvs(struct scan_fleet *f, char *err);
+
+/* Warn about metrics and used space of volumes that were not scanned. */
+void scan_fleet_unmatched(struct scan_fleet *f);
+
+/*
+ * The configuration a PV of size_gib has from its StorageClass sc (T12, K1
+ * rules: iopsPerGB x GiB capped at the type maximum and the per-GiB ratio,
+ * raised to the minimum with allowAutoIOPSPerGBIncrease and always on gp3;
+ * gp3 throughput from the class; AWS's defaults for the rest).  lim: the
+ * rules of sc->type.
+ */
+void scan_pv_config(const struct volume_limits *lim, const struct inv_sc *sc,
+		    long size_gib, struct vol_config *cfg);
+
+/*
+ * The region of an availability zone: the zone up to the end of its first
+ * digit run ("us-east-1a" -> "us-east-1", "us-west-2-lax-1a" ->
+ * "us-west-2").  0, or -1 when az does not look like a zone.
+ */
+int scan_region_of_az(const char *az, char *out, size_t n);
+
+#endif

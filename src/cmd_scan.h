@@ -1,0 +1,93 @@
+/*
+ * cmd_scan.h - private to the `ebsize scan` command files: cmd_scan.c
+ * (options, the run), cmd_scan_input.c (files: mapping, telling inputs
+ * apart, streaming describe-volumes into the fleet rules) and
+ * cmd_scan_report.c (the findings, commands and totals as a document).
+ * The rules themselves are the library's (scan_fleet.c, scan.c).
+ */
+#ifndef EBSIZE_CMD_SCAN_H
+#define EBSIZE_CMD_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ebsize/cli.h"
+#include "ebsize/err.h"
+#include "ebsize/inventory.h"
+#include "ebsize/scan_fleet.h"
+
+#define SCAN_MAX_FILES 4096
+#define SCAN_MAX_EXCLUDES 32
+#define SCAN_SHOW_WARNINGS 20
+
+struct scan_args {
+	const char **files;       /* the operands */
+	size_t nfiles;
+	struct opt_list metrics;
+	const char *usage;
+	struct opt_list excl;
+	const char *by_tag;
+	const char *queries;
+	long period_s;
+	long limit;
+	double alarm_minutes;
+	struct scan_opts opts;
+};
+
+/* A file's bytes: mapped when possible (len 0 files and stdin are read). */
+struct scan_input {
+	const char *name;
+	char *data;
+	size_t len;
+	int mapped;
+	size_t released;
+};
+
+/* Map (or, for stdin and special files, read) a file of at most cap bytes. */
+int scan_input_open(struct scan_input *in, const char *name, size_t cap,
+		    char *err);
+/* Give back the pages of a mapped file below offset (scanned already). */
+void scan_input_release_before(struct scan_input *in, size_t off);
+void scan_input_close(struct scan_input *in);
+
+/* The prices of a region, loaded once from the database. */
+struct scan_region_prices {
+	char region[32];
+	int ok;
+	struct price_set ps;
+};
+
+struct scan_state {
+	struct cli_ctx *ctx;
+	const struct scan_args *a;
+	struct scan_fleet fleet;
+	struct scan_region_prices **rp;   /* each on its own: pointers stay */
+	size_t nrp, arp;
+	struct inv_k8s k8s;
+	struct inv_metrics metrics;
+	struct inv_usage usage;
+	struct inv_warnings warn;     /* the parsers' warnings */
+	size_t nwarn;                 /* printed so far (capped) */
+	struct scan_input stdin_in;   /* stdin, read once when a volume file */
+	struct scan_input *cur;       /* the describe-volumes file being read */
+	uint32_t *cmd_rows;           /* report: human commands (rec << 2 | kind) */
+	size_t ncmd_rows;
+	char err[EBS_ERRLEN];
+};
+
+/* Print the parsers' and the rules' new warnings, the first 20 in all. */
+void scan_flush_warnings(struct scan_state *st);
+
+/*
+ * Pass 1: read every input but describe-volumes (told apart by content;
+ * kinds[i] gets the kind of file i) into the fleet.  0, or 1 (printed).
+ */
+int scan_load_inputs(struct scan_state *st, char *kinds);
+/* Pass 2: stream the describe-volumes files, then the PVs not covered. */
+int scan_read_volumes(struct scan_state *st, const char *kinds);
+/* --metric-queries: the GetMetricData queries for the in-use volumes. */
+int scan_write_queries(const struct scan_args *a);
+/* Sort the findings and render them with their totals; an exit code. */
+int scan_report(struct scan_state *st);
+
+#endif

@@ -1,0 +1,499 @@
+/*
+ * scan_fleet.c - the per-volume rules of `ebsize scan` over a whole
+ * inventory (include/ebsize/scan_fleet.h): skip what is not a volume to
+ * change, configure PersistentVolumes from their StorageClass, attach
+ * metrics and used space by volume id, honour exclusion tags, and keep one
+ * finding per analysed volume.  No I/O: warnings go to f->warn, prices
+ * come from a callback.  The judgement of one volume is scan.c's.
+ */
+#include "ebsize/scan_fleet.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebsize/util.h"
+
+/* Metrics and used space of one volume, found by id. */
+struct vol_extra {
+	const struct inv_series **s;
+	size_t ns, as;
+	struct scan_load load;
+	int have_load;
+	double used_gib;
+	int have_usage;
+	int matched;
+	const char *file;
+};
+
+void scan_fleet_init(struct scan_fleet *f, const struct volume_limits *lim,
+		     const struct scan_fleet_opts *o)
+{
+	memset(f, 0, sizeof(*f));
+	f->o = *o;
+	memcpy(f->lim, lim, sizeof(f->lim));
+}
+
+static void free_val(const char *key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+}
+
+static void free_extra(const char *key, void *val, void *arg)
+{
+	struct vol_extra *x = val;
+
+	(void)key;
+	(void)arg;
+	free(x->s);
+	free(x);
+}
+
+void scan_fleet_release(struct scan_fleet *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nrecs; i++) {
+		free(f->recs[i].name);
+		free(f->recs[i].group);
+		free(f->recs[i].ns);
+		free(f->recs[i].pvc);
+		free(f->recs[i].kms);
+	}
+	free(f->recs);
+	free(f->no_price);
+	strmap_each(&f->extra, free_extra, NULL);
+	strmap_release(&f->extra);
+	strmap_each(&f->strings, free_val, NULL);
+	strmap_release(&f->strings);
+	strmap_release(&f->seen);
+	strmap_release(&f->pv_by_id);
+	inv_warnings_release(&f->warn);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ------------------------------------------------------------ helpers */
+
+/* One shared copy of a short string (regions, zones, file names). */
+static const char *intern(struct scan_fleet *f, const char *s)
+{
+	char *v = strmap_get(&f->strings, s);
+
+	if (!v) {
+		v = xstrdup(s);
+		strmap_put(&f->strings, s, v);
+	}
+	return v;
+}
+
+static const char *tag_value(const struct inv_tag *t, size_t nt,
+			     const char *key)
+{
+	for (size_t i = 0; key && i < nt; i++)
+		if (!strcmp(t[i].key, key))
+			return t[i].value;
+	return NULL;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+int scan_region_of_az(const char *az, char *out, size_t n)
+{
+	size_t i = strcspn(az, "0123456789"), j;
+
+	if (!az[i] || i < 4)
+		return -1;
+	j = i + strspn(az + i, "0123456789");
+	if (j + 1 > n || j > 30)
+		return -1;
+	for (size_t k = 0; k < j; k++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789-", az[k]))
+			return -1;
+	memcpy(out, az, j);
+	out[j] = '\0';
+	return 0;
+}
+
+/* 1 when az is safe to paste into a command (a-z, 0-9, '-'). */
+static int az_ok(const char *az)
+{
+	return az && *az && strlen(az) < 24 &&
+	       strspn(az, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(az);
+}
+
+static int in_other_region(const struct scan_fleet *f, const char *region)
+{
+	return f->o.only_region && strcmp(region, f->o.only_region);
+}
+
+static struct vol_extra *extra_for(struct scan_fleet *f, const char *id)
+{
+	struct vol_extra *x = strmap_get(&f->extra, id);
+
+	if (!x) {
+		x = xcalloc(1, sizeof(*x));
+		strmap_put(&f->extra, id, x);
+	}
+	return x;
+}
+
+/* The exclusion rule (K or K=V) a tag list matches, or NULL. */
+static const char *excluded_by(const struct scan_fleet *f,
+			       const struct inv_tag *t, size_t nt)
+{
+	for (size_t i = 0; i < f->o.nexcl; i++) {
+		const char *rule = f->o.excl[i], *eq = strchr(rule, '=');
+		size_t klen = eq ? (size_t)(eq - rule) : strlen(rule);
+
+		for (size_t j = 0; j < nt; j++) {
+			if (strlen(t[j].key) != klen || memcmp(t[j].key, rule, klen) ||
+			    (eq && strcmp(t[j].value, eq + 1)))
+				continue;
+			return rule;
+		}
+	}
+	return NULL;
+}
+
+/* Count a volume skipped because its region has no prices. */
+static void count_no_price(struct scan_fleet *f, const char *region)
+{
+	struct scan_no_price *p;
+
+	for (size_t i = 0; i < f->nno_price; i++)
+		if (!strcmp(f->no_price[i].region, region)) {
+			f->no_price[i].volumes++;
+			return;
+		}
+	xgrow((void **)&f->no_price, &f->ano_price, f->nno_price + 1,
+	      sizeof(*f->no_price));
+	p = &f->no_price[f->nno_price++];
+	xsnprintf(p->region, sizeof(p->region), "%s", region);
+	p->volumes = 1;
+}
+
+/* ------------------------------------------------------------ side inputs */
+
+void scan_fleet_add_metrics(struct scan_fleet *f, const struct inv_metrics *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const struct inv_series *s = &m->s[i];
+		struct vol_extra *x = extra_for(f, s->vol_id);
+
+		xgrow((void **)&x->s, &x->as, x->ns + 1, sizeof(*x->s));
+		x->s[x->ns++] = s;
+		x->file = s->file;
+	}
+}
+
+/* A volume's series into its scan_load, once. */
+static void summarise_one(const char *key, struct vol_extra *x,
+			  struct scan_fleet *f)
+{
+	if (!x->ns || x->have_load)
+		return;
+	if (scan_load_from_series(x->s, x->ns, &x->load))
+		inv_warn(&f->warn, "'%s': metrics of '%s' mix periods; only those at %ld s are used",
+			 x->file, key, x->load.period_s);
+	x->have_load = 1;
+}
+
+void scan_fleet_add_usage(struct scan_fleet *f, const struct inv_usage *u)
+{
+	const char *file = f->o.usage_file ? f->o.usage_file : "usage";
+
+	for (size_t i = 0; i < u->n; i++) {
+		const struct inv_usage_row *r = &u->row[i];
+		struct vol_extra *x = extra_for(f, r->vol_id);
+
+		if (x->have_usage)
+			inv_warn(&f->warn, "'%s': line %zu: volume '%s' listed again; the last value is used",
+				 file, r->line, r->vol_id);
+		x->have_usage = 1;
+		x->used_gib = r->used_gib;
+		if (!x->file)
+			x->file = file;
+	}
+}
+
+void scan_fleet_set_k8s(struct scan_fleet *f, const struct inv_k8s *k)
+{
+	f->k8s = k;
+	for (size_t i = 0; i < k->npv; i++)
+		strmap_put(&f->pv_by_id, k->pv[i].vol_id, &k->pv[i]);
+}
+
+/* ------------------------------------------------------------ analysis */
+
+/*
+ * 1 (after counting and warning, naming file, volume and rule) when cfg
+ * breaks the volume rules of its type (T1: sizes, IOPS, IOPS per GiB);
+ * such a record is not a real volume and is never priced.
+ */
+static int illegal_volume(struct scan_fleet *f, const char *file,
+			  const char *id, const struct vol_config *cfg)
+{
+	char why[256];
+
+	if (!model_validate(&f->lim[cfg->type], cfg, NULL, why, sizeof(why)))
+		return 0;
+	f->skipped++;
+	inv_warn(&f->warn, "'%s': volume '%s' (%s %ld GiB): %s; skipped",
+		 file, id, model_type_name(cfg->type), cfg->size_gib, why);
+	return 1;
+}
+
+/*
+ * Analyse one volume (from describe-volumes or a PV, read from file) and
+ * keep its finding; a volume breaking the rules of its type is warned
+ * about and skipped, one in a region without prices counted.  0, or -1
+ * with err set when the analysis failed.
+ */
+static int analyse(struct scan_fleet *f, const char *file,
+		   const struct scan_volume *sv, const struct inv_tag *tags,
+		   size_t ntags, const struct inv_pv *pv, char *err)
+{
+	const struct price_set *ps = f->o.prices(f->o.prices_arg, sv->region);
+	struct scan_finding fd;
+	struct scan_rec *r;
+	const char *why;
+	int rc;
+
+	if (!ps) {
+		count_no_price(f, sv->region);
+		return 0;
+	}
+	if (illegal_volume(f, file, sv->id, &sv->cfg))
+		return 0;
+	f->scanned++;
+	if ((why = excluded_by(f, tags, ntags)))
+		rc = scan_excluded(sv, ps, why, &fd, err);
+	else
+		rc = scan_analyze(sv, ps, f->lim, &f->o.rules, &fd, err);
+	if (rc <= 0)
+		return rc < 0 ? -1 : 0;
+	xgrow((void **)&f->recs, &f->arecs, f->nrecs + 1, sizeof(*f->recs));
+	r = &f->recs[f->nrecs++];
+	memset(r, 0, sizeof(*r));
+	r->f = fd;
+	xsnprintf(r->id, sizeof(r->id), "%s", sv->id);
+	r->region = intern(f, sv->region);
+	r->az = az_ok(sv->az) ? intern(f, sv->az) : NULL;
+	r->name = dup_or_null(tag_value(tags, ntags, "Name"));
+	if (f->o.by_tag)
+		r->group = dup_or_null(tag_value(tags, ntags, f->o.by_tag));
+	if (pv) {
+		r->ns = dup_or_null(pv->ns);
+		r->pvc = dup_or_null(pv->pvc);
+	}
+	r->kms = dup_or_null(fd.kms_key_id);
+	r->f.kms_key_id = r->kms;
+	return 0;
+}
+
+/* Fill used space and load of sv from the side inputs. */
+static void attach_extra(struct scan_fleet *f, const char *file,
+			 struct scan_volume *sv)
+{
+	struct vol_extra *x = strmap_get(&f->extra, sv->id);
+
+	sv->used_gib = -1;
+	sv->load = NULL;
+	if (!x)
+		return;
+	x->matched = 1;
+	summarise_one(sv->id, x, f);
+	if (x->have_load)
+		sv->load = &x->load;
+	if (!x->have_usage)
+		return;
+	if (x->used_gib > (double)sv->cfg.size_gib) {
+		inv_warn(&f->warn, "'%s': volume '%s' uses %g GiB by '%s', more than its %ld GiB; usage ignored",
+			 file, sv->id, x->used_gib,
+			 f->o.usage_file ? f->o.usage_file : "usage",
+			 sv->cfg.size_gib);
+		return;
+	}
+	sv->used_gib = x->used_gib;
+}
+
+/*
+ * 1 (after counting and, where useful, warning) when v is not to be
+ * analysed; else 0 with its region in region.
+ */
+static int skip_volume(struct scan_fleet *f, const char *file,
+		       const struct inv_volume *v, char *region, size_t n)
+{
+	const char *prev;
+
+	if (v->problem) {
+		if (v->id)
+			inv_warn(&f->warn, "'%s': volume '%s' (line %zu): %s; skipped",
+				 file, v->id, v->line, v->problem);
+		else
+			inv_warn(&f->warn, "'%s': volume #%zu (line %zu): %s; skipped",
+				 file, v->index + 1, v->line, v->problem);
+	} else if ((prev = strmap_put(&f->seen, v->id, (void *)(uintptr_t)intern(f, file)))) {
+		strmap_put(&f->seen, v->id, (void *)(uintptr_t)prev);  /* first wins */
+		inv_warn(&f->warn, "'%s': duplicate volume '%s' (line %zu), already read from '%s'; counted once",
+			 file, v->id, v->line, prev);
+	} else if (scan_region_of_az(v->az, region, n)) {
+		inv_warn(&f->warn, "'%s': volume '%s' (line %zu): \"AvailabilityZone\" is not a zone; skipped",
+			 file, v->id, v->line);
+	} else if (in_other_region(f, region)) {
+		f->other_region++;
+		return 1;
+	} else if (v->state && strcmp(v->state, "in-use") &&
+		   strcmp(v->state, "available")) {
+		f->skipped++;    /* creating, deleting, error: nothing to change */
+		return 1;
+	} else {
+		return 0;
+	}
+	f->skipped++;
+	return 1;
+}
+
+int scan_fleet_volume(struct scan_fleet *f, const char *file,
+		      const struct inv_volume *v, char *err)
+{
+	struct scan_volume sv = { 0 };
+	const struct inv_pv *pv;
+	char region[32];
+
+	if (skip_volume(f, file, v, region, sizeof(region)))
+		return 0;
+	sv.id = v->id;
+	sv.region = region;
+	sv.az = v->az;
+	sv.cfg.type = v->type;
+	sv.cfg.size_gib = v->size_gib;
+	sv.cfg.iops = v->type == VT_GP3 || v->type == VT_IO1 || v->type == VT_IO2 ?
+		v->iops : 0;
+	sv.cfg.throughput_mibps = v->type == VT_GP3 ? v->throughput_mibps : 0;
+	sv.cfg.count = 1;
+	model_apply_defaults(&f->lim[v->type], &sv.cfg);
+	/* only a volume AWS says is available is unattached: a record
+	 * without State (a trimmed export) is never proposed for deletion */
+	sv.available = v->state && !strcmp(v->state, "available");
+	if (!v->state)
+		inv_warn(&f->warn, "'%s': volume '%s' (line %zu): missing \"State\"; treated as in use (no delete proposed)",
+			 file, v->id, v->line);
+	sv.multi_attach = v->multi_attach;
+	sv.encrypted = v->encrypted;
+	sv.kms_key_id = v->kms_key_id;
+	attach_extra(f, file, &sv);
+	pv = strmap_get(&f->pv_by_id, v->id);
+	if (pv)   /* covered: not analysed again from the PV */
+		strmap_put(&f->pv_by_id, v->id, NULL);
+	return analyse(f, file, &sv, v->tags, v->ntags, pv, err);
+}
+
+/* The StorageClass named name, or NULL. */
+static const struct inv_sc *find_sc(const struct inv_k8s *k, const char *name)
+{
+	for (size_t i = 0; name && i < k->nsc; i++)
+		if (!strcmp(k->sc[i].name, name))
+			return &k->sc[i];
+	return NULL;
+}
+
+void scan_pv_config(const struct volume_limits *lim, const struct inv_sc *sc,
+		    long size_gib, struct vol_config *cfg)
+{
+	double iops = sc->iops ? (double)sc->iops : sc->iops_per_gb * (double)size_gib;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->type = sc->type;
+	cfg->size_gib = size_gib;
+	cfg->count = 1;
+	if (lim->min_iops > 0 && iops > 0) {
+		iops = fmin(iops, fmin((double)lim->max_iops,
+				       lim->max_iops_per_gib * (double)size_gib));
+		if (sc->auto_iops_increase || sc->type == VT_GP3)
+			iops = fmax(iops, (double)lim->min_iops);
+		cfg->iops = (long)iops;
+	}
+	if (sc->type == VT_GP3)
+		cfg->throughput_mibps = sc->throughput_mibps;
+	model_apply_defaults(lim, cfg);
+}
+
+/* A PV that describe-volumes did not cover. */
+static int analyse_pv(struct scan_fleet *f, const struct inv_pv *pv, char *err)
+{
+	const struct inv_sc *sc = find_sc(f->k8s, pv->storage_class);
+	struct scan_volume sv = { 0 };
+	const struct volume_limits *lim;
+	char region[32];
+
+	if (!sc) {
+		f->skipped++;
+		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): storage class '%s' not given (kubectl get storageclass -o json); skipped",
+			 pv->file, pv->name, pv->vol_id,
+			 pv->storage_class ? pv->storage_class : "(none)");
+		return 0;
+	}
+	if (strmap_get(&f->seen, pv->vol_id))
+		return 0;
+	strmap_put(&f->seen, pv->vol_id, (void *)(uintptr_t)intern(f, pv->file));
+	if (!pv->az || scan_region_of_az(pv->az, region, sizeof(region))) {
+		xsnprintf(region, sizeof(region), "%s", f->o.default_region);
+		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): no zone; priced in region '%s' (give describe-volumes output or --region)",
+			 pv->file, pv->name, pv->vol_id, region);
+	}
+	if (in_other_region(f, region)) {
+		f->other_region++;
+		return 0;
+	}
+	lim = &f->lim[sc->type];
+	sv.id = pv->vol_id;
+	sv.region = region;
+	sv.az = pv->az;
+	scan_pv_config(lim, sc, pv->size_gib, &sv.cfg);
+	if ((sc->type == VT_IO1 || sc->type == VT_IO2) && sv.cfg.iops < lim->min_iops) {
+		f->skipped++;
+		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): storage class '%s' gives no usable IOPS for %s; skipped",
+			 pv->file, pv->name, pv->vol_id, sc->name, model_type_name(sc->type));
+		return 0;
+	}
+	attach_extra(f, pv->file, &sv);
+	return analyse(f, pv->file, &sv, NULL, 0, pv, err);
+}
+
+int scan_fleet_pvs(struct scan_fleet *f, char *err)
+{
+	for (size_t i = 0; f->k8s && i < f->k8s->npv; i++) {
+		const struct inv_pv *pv = &f->k8s->pv[i];
+
+		if (strmap_get(&f->pv_by_id, pv->vol_id) != pv)
+			continue;   /* covered by describe-volumes */
+		if (analyse_pv(f, pv, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* strmap_each callback: metrics or usage no scanned volume claimed. */
+static void warn_unmatched(const char *key, void *val, void *arg)
+{
+	struct vol_extra *x = val;
+	struct scan_fleet *f = arg;
+
+	if (x->matched || (f->o.only_region && strmap_get(&f->seen, key)))
+		return;
+	inv_warn(&f->warn, "'%s': %s for volume '%s', which is not in the inventory; ignored",
+		 x->file, x->ns ? "metrics" : "usage", key);
+}
+
+void scan_fleet_unmatched(struct scan_fleet *f)
+{
+	strmap_each(&f->extra, warn_unmatched, f);
+}
