@@ -3,7 +3,8 @@
 # only those missing.  Run as root (or with sudo available).
 set -e
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
-libxlsxwriter-dev fio sqlite3 python3 python3-yaml curl jq"
+libxlsxwriter-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
+zsh fish"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
