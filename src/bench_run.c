@@ -11,7 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
+#include <dirent.h>
 #include <libgen.h>
 #include <limits.h>
 #include <linux/aio_abi.h>
@@ -638,36 +638,82 @@ static void watch(pid_t pid, const char *status_path, bench_progress_fn progress
 
 /* The paths of one phase's outputs in outdir (phase_paths_release). */
 struct phase_paths {
-	char *json, *out, *err, *logs;   /* logs: a glob pattern */
+	char *dir;
+	char *json, *out, *err;
+	char *log_prefix;                /* fio's IOPS logs: PREFIX*.log */
 };
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The IOPS logs of a phase: the files of dir named prefix...".log", as
+ * "dir/name", sorted (fio numbers them per job).  The directory is listed
+ * and names compared, never glob()bed: dir is the user's path and may hold
+ * '*', '?' or '['.  *paths is NULL when there is none; free with
+ * free_paths.
+ */
+static void list_logs(const char *dir, const char *prefix, char ***paths,
+		      size_t *n)
+{
+	DIR *d = opendir(dir);
+	size_t alloc = 0, plen = strlen(prefix);
+	struct dirent *e;
+
+	*paths = NULL;
+	*n = 0;
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, plen) || !str_ends_with(e->d_name, ".log") ||
+		    strlen(e->d_name) < plen + 4)
+			continue;
+		xgrow((void **)paths, &alloc, *n + 1, sizeof(**paths));
+		(*paths)[(*n)++] = xstrfmt("%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(*paths, *n, sizeof(**paths), path_cmp);
+}
+
+static void free_paths(char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
 
 static void phase_paths_init(struct phase_paths *pp,
 			     const struct bench_profile *pr, size_t i,
 			     const char *outdir)
 {
 	char stem[BENCH_NAME_LEN + 8];
-	glob_t g;
+	char **logs;
+	size_t n;
 
 	bench_phase_stem(pr, i, stem, sizeof(stem));
+	pp->dir = xstrdup(outdir);
 	pp->json = xstrfmt("%s/%s.json", outdir, stem);
 	pp->out = xstrfmt("%s/%s.stdout", outdir, stem);
 	pp->err = xstrfmt("%s/%s.stderr", outdir, stem);
-	pp->logs = xstrfmt("%s/%s_iops*.log", outdir, stem);
+	pp->log_prefix = xstrfmt("%s_iops", stem);
 	/* stale outputs of an interrupted attempt must not be read back */
 	unlink(pp->json);
-	if (!glob(pp->logs, 0, NULL, &g)) {
-		for (size_t k = 0; k < g.gl_pathc; k++)
-			unlink(g.gl_pathv[k]);
-		globfree(&g);
-	}
+	list_logs(outdir, pp->log_prefix, &logs, &n);
+	for (size_t k = 0; k < n; k++)
+		unlink(logs[k]);
+	free_paths(logs, n);
 }
 
 static void phase_paths_release(struct phase_paths *pp)
 {
+	free(pp->dir);
 	free(pp->json);
 	free(pp->out);
 	free(pp->err);
-	free(pp->logs);
+	free(pp->log_prefix);
 }
 
 /*
@@ -714,12 +760,12 @@ static int collect(const struct phase_paths *pp, struct bench_phase_result *out,
 {
 	struct bench_phase_result *ph = NULL;
 	struct bench_sample **ss = NULL;
-	size_t nph = 0, *nss = NULL;
-	glob_t g = { 0 };
-	int rc, intr = 0, globbed = !glob(pp->logs, 0, NULL, &g);
+	size_t nph = 0, *nss = NULL, nlogs;
+	char **logs;
+	int rc, intr = 0;
 
-	rc = bench_read_outputs(pp->json, globbed ? g.gl_pathv : NULL,
-				globbed ? g.gl_pathc : 0, &ph, &ss, &nss, &nph,
+	list_logs(pp->dir, pp->log_prefix, &logs, &nlogs);
+	rc = bench_read_outputs(pp->json, logs, nlogs, &ph, &ss, &nss, &nph,
 				fio_version, fvn, &intr, err);
 	if (!rc && nph != 1)
 		rc = ebs_fail(err, EBS_ERR_PARSE, "'%s': expected one fio job, found %zu",
@@ -736,8 +782,7 @@ static int collect(const struct phase_paths *pp, struct bench_phase_result *out,
 	free(ss);
 	free(nss);
 	free(ph);
-	if (globbed)
-		globfree(&g);
+	free_paths(logs, nlogs);
 	return rc;
 }
 

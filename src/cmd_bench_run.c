@@ -288,7 +288,7 @@ struct run_args {
 	int destructive;
 };
 
-static const char *const profile_names[] = { "article", "quick", NULL };
+
 
 static const struct opt run_opts[] = {
 	{ "target", 0, OPT_STR, offsetof(struct run_args, target), "PATH",
@@ -299,7 +299,7 @@ static const struct opt run_opts[] = {
 	{ "profile", 0, OPT_STR, offsetof(struct run_args, profile), "P",
 	  "article (the published suite, 8 GiB, about 17 min on\n"
 	  "gp3, 52 min on gp2), quick (seconds), or a profile file",
-	  .choices = profile_names,
+	  .choices = bench_profile_names,
 	  .def = "article", .flags = OPT_PATH },
 	BENCH_VOL_OPTS(struct run_args),
 	{ "results", 0, OPT_STR, offsetof(struct run_args, results), "DIR",

@@ -7,9 +7,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "ebsize/cli.h"
+#include "ebsize/util.h"
 
 static int quiet;
 static int progress_shown;
@@ -37,12 +39,23 @@ static void clear_progress(void)
 	}
 }
 
+/*
+ * One line on stderr: the formatted text with every control character
+ * made visible (messages quote names, tags and values from outside, and
+ * an escape sequence in them must not reach the terminal).
+ */
 static void vsay(const char *prefix, const char *fmt, va_list ap)
 {
+	struct sbuf sb = SBUF_INIT((size_t)1 << 20);
+	char *text = xvstrfmt(fmt, ap);
+
 	clear_progress();
+	sbuf_add_visible(&sb, text, 0);
 	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	fputs(sb.buf ? sb.buf : "", stderr);
 	fputc('\n', stderr);
+	sbuf_release(&sb);
+	free(text);
 }
 
 void msg_error(const char *fmt, ...)
@@ -85,16 +98,22 @@ void msg_info(const char *fmt, ...)
 
 void msg_progress(const char *fmt, ...)
 {
+	struct sbuf sb = SBUF_INIT(4096);
 	va_list ap;
+	char *text;
 
 	if (!msg_progress_enabled())
 		return;
-	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	text = xvstrfmt(fmt, ap);
 	va_end(ap);
+	sbuf_add_visible(&sb, text, 0);
+	fputs("\r\033[K", stderr);
+	fputs(sb.buf ? sb.buf : "", stderr);
 	fflush(stderr);
 	progress_shown = 1;
+	sbuf_release(&sb);
+	free(text);
 }
 
 void msg_progress_done(void)

@@ -401,3 +401,105 @@ int str_ends_with(const char *s, const char *suffix)
 
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
+
+/* ------------------------------------------------------------ visible text */
+
+/*
+ * Length of the valid UTF-8 sequence at s (2 to 4 bytes, no overlong form,
+ * no surrogate, at most U+10FFFF) with its code point in *cp; 0 if invalid.
+ */
+static size_t utf8_seq(const unsigned char *s, unsigned long *cp)
+{
+	size_t n;
+	unsigned long c, min;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2, c = s[0] & 0x1f, min = 0x80;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3, c = s[0] & 0x0f, min = 0x800;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4, c = s[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* How byte(s) at p are shown: 0 as they are, else the escape in esc. */
+static size_t visible_at(const unsigned char *p, int keep_nl, char esc[8],
+			 size_t *len)
+{
+	unsigned long cp;
+	size_t n;
+
+	*len = 1;
+	if (*p == '\n' || *p == '\t') {
+		if (keep_nl)
+			return 0;
+		xsnprintf(esc, 8, "\\%c", *p == '\n' ? 'n' : 't');
+		return 2;
+	}
+	if (*p == '\r') {
+		xsnprintf(esc, 8, "\\r");
+		return 2;
+	}
+	if (*p < 0x20 || *p == 0x7f) {
+		xsnprintf(esc, 8, "\\x%02x", *p);
+		return 4;
+	}
+	if (*p < 0x80)
+		return 0;
+	if (!(n = utf8_seq(p, &cp))) {
+		xsnprintf(esc, 8, "\\x%02x", *p);
+		return 4;
+	}
+	*len = n;
+	if (cp <= 0x9f) {
+		xsnprintf(esc, 8, "\\u%04lx", cp);
+		return 6;
+	}
+	return 0;
+}
+
+int sbuf_add_visible(struct sbuf *sb, const char *s, int keep_nl)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int rc = 0;
+
+	while (*p && !rc) {
+		const unsigned char *q = p;
+		char esc[8];
+		size_t len, e;
+
+		/* a run of bytes shown as they are */
+		while (*q && !(e = visible_at(q, keep_nl, esc, &len)))
+			q += len;
+		if (q > p)
+			rc = sbuf_add(sb, p, (size_t)(q - p));
+		if (!*q || rc)
+			break;
+		rc = sbuf_add(sb, esc, e);
+		p = q + len;
+	}
+	return rc;
+}
+
+int str_has_controls(const char *s, int keep_nl)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char esc[8];
+	size_t len;
+
+	for (; *p; p += len)
+		if (visible_at(p, keep_nl, esc, &len))
+			return 1;
+	return 0;
+}

@@ -91,6 +91,18 @@ size_t line_of_offset(const char *buf, size_t off);
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ". */
 void utc_now_iso(char out[32]);
 
+/*
+ * Append s to sb with every control character made visible, so text from
+ * outside can never drive a terminal: C0 controls and DEL as \n, \r, \t
+ * or \xHH (keep_nl: newline and tab stay as they are), C1 controls in
+ * their UTF-8 form (U+0080..U+009F, the CSI of ESC [ among them) as
+ * \u00HH, and bytes that are not valid UTF-8 as \xHH.  Returns sbuf_add's
+ * result.
+ */
+int sbuf_add_visible(struct sbuf *sb, const char *s, int keep_nl);
+/* 1 when s holds anything sbuf_add_visible would escape. */
+int str_has_controls(const char *s, int keep_nl);
+
 int str_ieq(const char *a, const char *b);
 int str_starts_with(const char *s, const char *prefix);
 int str_ends_with(const char *s, const char *suffix);

@@ -81,3 +81,16 @@ if [ -w /dev/full ]; then
 	expect_rc 1 "writing to a full disk exits 1"
 	expect_err_has "error: cannot write output" "full disk message"
 fi
+
+# terminal escapes from input never reach stderr raw (issue 13 defect 2)
+run cost --type "$(printf 'gp3\033]0;pwned\007')" --size 1
+expect_rc 2 "escape in an option value: usage error"
+expect_err "error: unknown volume type 'gp3\x1b]0;pwned\x07' (use gp2, gp3, io1, io2, st1, sc1 or standard)
+hint: see 'ebsize cost -h'" "escape sequence shown escaped in the message"
+run instances show "$(printf 'm5\302\2332J')"
+expect_err_has "unknown instance type 'm5\u009b2J'" "UTF-8 C1 control shown escaped"
+if LC_ALL=C grep -q "$(printf '\033')" "$T/err"; then
+	fail "no raw ESC byte on stderr"
+else
+	ok "no raw ESC byte on stderr"
+fi

@@ -6,8 +6,7 @@
 # lasts 8 s, and wait until phase 1 is stored and fio of that 8 s phase
 # runs.  Sets $pid (ebsize) and $child (its fio); says ok/not ok.
 
-command -v fio >/dev/null || { echo "ok 1 # skip fio not installed"; exit 0; }
-q() { sqlite3 -cmd ".timeout 5000" "$DB" "$1"; }
+command -v fio >/dev/null || { skip "fio runs" "fio not installed"; exit 0; }
 
 start_long_run() {
 	cat >"$T/p.profile" <<'P'

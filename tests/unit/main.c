@@ -62,6 +62,7 @@ static void cleanup(void)
 int main(void)
 {
 	test_util();
+	test_util_visible();
 	test_out();
 	test_model();
 	test_solver();

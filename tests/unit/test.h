@@ -33,6 +33,7 @@ void test_model(void);
 void test_out(void);
 void test_pricing(void);
 void test_util(void);
+void test_util_visible(void);
 void test_solver(void);
 void test_burst(void);
 void test_scan(void);

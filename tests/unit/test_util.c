@@ -76,3 +76,39 @@ void test_util(void)
 	test_csv();
 	test_sbuf();
 }
+
+/* Control characters made visible (issue 13: terminal escapes from input). */
+void test_util_visible(void)
+{
+	static const struct {
+		const char *in;
+		int keep_nl;
+		const char *want;
+	} rows[] = {
+		{ "plain text", 0, "plain text" },
+		{ "\033]0;title\007", 0, "\\x1b]0;title\\x07" },    /* OSC ... BEL */
+		{ "\033[2J", 0, "\\x1b[2J" },                      /* clear screen */
+		{ "a\nb\tc\rd", 0, "a\\nb\\tc\\rd" },
+		{ "a\nb\tc\rd", 1, "a\nb\tc\\rd" },                 /* CR never raw */
+		{ "del\177", 0, "del\\x7f" },
+		{ "\xc2\x9b" "2J", 0, "\\u009b2J" },               /* C1 CSI, UTF-8 */
+		{ "\x9b" "2J", 0, "\\x9b2J" },                     /* a lone C1 byte */
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 0,   /* é, €, emoji */
+		  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+		{ "\xc0\xaf", 0, "\\xc0\\xaf" },                   /* overlong '/' */
+		{ "\xed\xa0\x80", 0, "\\xed\\xa0\\x80" },          /* a surrogate */
+		{ "\xe2\x82", 0, "\\xe2\\x82" },                   /* cut short */
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct sbuf sb = SBUF_INIT(1024);
+
+		sbuf_add_visible(&sb, rows[i].in, rows[i].keep_nl);
+		CHECK(sb.buf && !strcmp(sb.buf, rows[i].want), "visible #%zu: '%s'",
+		      i, sb.buf ? sb.buf : "(null)");
+		CHECK(str_has_controls(rows[i].in, rows[i].keep_nl) ==
+		      !!strcmp(rows[i].in, rows[i].want),
+		      "str_has_controls #%zu agrees", i);
+		sbuf_release(&sb);
+	}
+}
