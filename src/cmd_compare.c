@@ -99,44 +99,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return EXIT_OK;
 }
 
-/*
- * The configuration of type t that is never slower than the gp2 of `size`
- * under `iops`: gp3 by model_gp3_like_gp2 with at least `iops`, io1/io2
- * with the same IOPS (size raised to their IOPS-per-GiB rule), HDD and
- * standard at the same size.  lims holds every type's rules.
- */
-static void equivalent(enum vol_type t, long size, long iops,
-		       const struct volume_limits *lims, struct vol_config *cfg)
-{
-	const struct volume_limits *lim = &lims[t];
-	struct vol_config gp3;
-
-	model_gp3_like_gp2(&lims[VT_GP3], size, &gp3);
-	if (gp3.iops < iops)
-		gp3.iops = iops;
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->type = t;
-	cfg->size_gib = size;
-	cfg->count = 1;
-	if (t == VT_GP2)
-		return;
-	if (t == VT_GP3) {
-		*cfg = gp3;
-		if (cfg->size_gib < (long)ceil((double)cfg->iops / lim->max_iops_per_gib))
-			cfg->size_gib = (long)ceil((double)cfg->iops / lim->max_iops_per_gib);
-		return;
-	}
-	if (t == VT_IO1 || t == VT_IO2) {
-		cfg->iops = gp3.iops;
-		if ((double)cfg->iops > lim->max_iops_per_gib * (double)size)
-			cfg->size_gib = (long)ceil((double)cfg->iops / lim->max_iops_per_gib);
-	}
-	if (cfg->size_gib < lim->min_size_gib)
-		cfg->size_gib = lim->min_size_gib;
-	if (cfg->size_gib > lim->max_size_gib)
-		cfg->size_gib = lim->max_size_gib;
-}
-
 static void add_row(struct out_table *t, long size, const struct vol_config *cfg,
 		    const struct cost *cost, const struct perf *pf, long load,
 		    double gp2_total)
@@ -221,7 +183,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 
 			if (!a.want[ty])
 				continue;
-			equivalent((enum vol_type)ty, a.sizes[i], a.iops, lim, &cfg);
+			model_like_gp2((enum vol_type)ty, a.sizes[i], a.iops, lim, &cfg);
 			if (model_validate(&lim[ty], &cfg, NULL, NULL, 0) ||
 			    model_cost(&ps.type[ty], &cfg, &c)) {
 				out_note(doc, "no legal %s matches gp2 %ld GiB", model_type_name(ty),
