@@ -44,6 +44,8 @@ static const struct cmd commands[] = {
 	  "EBS limits of EC2 instance types" },
 	{ "pricing", cmd_pricing, CMD_NEEDS_DB,
 	  "EBS prices: show, fetch from AWS, import, history, diff" },
+	{ "report", cmd_report, CMD_NEEDS_DB,
+	  "an HTML report with SVG charts: benchmarks, cost curves, credits" },
 	{ "scan", cmd_scan, CMD_NEEDS_DB,
 	  "find EBS waste in an inventory: savings and fix commands" },
 	{ "version", cmd_version, 0, "print the version" },

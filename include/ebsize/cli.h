@@ -88,6 +88,7 @@ int cmd_cost(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_db(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_instances(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_pricing(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_report(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_scan(int argc, char **argv, struct cli_ctx *ctx);
 
 #endif
