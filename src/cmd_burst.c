@@ -14,6 +14,7 @@
 #include "ebsize/burst.h"
 #include "ebsize/cli.h"
 #include "ebsize/msg.h"
+#include "ebsize/report.h"
 #include "ebsize/util.h"
 
 #define PROFILE_CAP (1 << 20)
@@ -40,6 +41,8 @@ static const char usage_text[] =
 	"                    (default: full, as a new volume)\n"
 	"  --timeline        print the per-second series instead, as CSV unless\n"
 	"                    --format json|md: t_s,demand,delivered,credits,credits_pct\n"
+	"  --svg-dir DIR     also chart the run as DIR/burst.svg (delivered against\n"
+	"                    demand) and DIR/burst-credits.svg (--format md links them)\n"
 	"  -h, --help        this help\n";
 
 struct args {
@@ -52,6 +55,7 @@ struct args {
 	long idle;
 	const char *credits;
 	int timeline;
+	const char *svg_dir;
 };
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -65,6 +69,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "idle", required_argument, NULL, 'i' },
 		{ "credits", required_argument, NULL, 'c' },
 		{ "timeline", no_argument, NULL, 'T' },
+		{ "svg-dir", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -107,6 +112,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'T':
 			a->timeline = 1;
+			break;
+		case 'S':
+			a->svg_dir = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -247,6 +255,24 @@ static void add_summary(struct out_doc *doc, const struct args *a,
 	}
 }
 
+/* --svg-dir: the run as two chart files, linked from the Markdown
+ * (doc NULL with --timeline: the files only). */
+static int add_svg(struct out_doc *doc, const char *dir, const struct bucket *b,
+		   const struct burst_profile *p, double credits)
+{
+	struct report_chart *c[2];
+	char err[EBS_ERRLEN];
+	int rc;
+
+	report_charts_burst("burst", b, p, credits, &c[0], &c[1]);
+	rc = report_svg_dir(doc, dir, c, 2, err);
+	if (rc)
+		msg_error("%s", err);
+	report_chart_free(c[0]);
+	report_chart_free(c[1]);
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
 int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
 {
 	struct args a = { 0 };
@@ -284,6 +310,8 @@ int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
 		p.n = 1;
 		p.repeat = 1;
 	}
+	if (a.timeline && a.svg_dir && (rc = add_svg(NULL, a.svg_dir, &b, &p, credits)))
+		goto out;
 	if (a.timeline) {
 		tl.capacity = b.capacity;
 		tl.s = out_stream_begin(stdout, ctx->format, "timeline", timeline_keys,
@@ -298,9 +326,12 @@ int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
 		burst_simulate(&b, &p, credits, NULL, NULL, &r);
 		doc = out_doc_new();
 		add_summary(doc, &a, &b, &r, &p);
-		rc = cli_render(ctx, doc);
+		rc = a.svg_dir ? add_svg(doc, a.svg_dir, &b, &p, credits) : EXIT_OK;
+		if (!rc)
+			rc = cli_render(ctx, doc);
 		out_doc_free(doc);
 	}
+out:
 	if (a.profile_file)
 		burst_profile_release(&p);
 	return rc;

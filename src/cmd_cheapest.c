@@ -13,6 +13,7 @@
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/msg.h"
+#include "ebsize/report.h"
 #include "ebsize/solver.h"
 #include "ebsize/util.h"
 
@@ -39,6 +40,8 @@ static const char usage_text[] =
 	"                      when their credits cover the peak and refill in time\n"
 	"  --top K             show the K cheapest options (default 10)\n"
 	"  --as-of DATE        use the volume rules and prices in force on DATE\n"
+	"  --svg-dir DIR       also chart the options as DIR/cheapest-cost.svg\n"
+	"                      (--format md links it)\n"
 	"  -h, --help          this help\n\n"
 	"Exit status: 0 options found, 1 nothing meets the need (the nearest\n"
 	"feasible option is shown), 2 usage error.\n";
@@ -54,6 +57,7 @@ struct args {
 	long max_stripe;
 	long top;
 	const char *peak;
+	const char *svg_dir;
 };
 
 /* Parse "P:S[/T]" into the need's peak fields; usage error on failure. */
@@ -97,6 +101,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "peak", required_argument, NULL, 'p' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "as-of", required_argument, NULL, 'a' },
+		{ "svg-dir", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -152,6 +157,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (cmd_check_date(c_, "--as-of", optarg))
 				return EXIT_USAGE;
 			a->as_of = optarg;
+			break;
+		case 'S':
+			a->svg_dir = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -543,6 +551,21 @@ static int nearest(const struct inputs *x, const struct need *nd,
 	return 1;
 }
 
+/* --svg-dir: the options shown as a chart file, linked from the Markdown. */
+static int add_svg(struct out_doc *doc, const char *dir,
+		   const struct solver_result *r, size_t top)
+{
+	struct report_chart *c = report_chart_cheapest("cheapest-cost", r->opts,
+						       r->n < top ? r->n : top);
+	char err[EBS_ERRLEN];
+	int rc = report_svg_dir(doc, dir, &c, 1, err);
+
+	if (rc)
+		msg_error("%s", err);
+	report_chart_free(c);
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
 int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
 {
 	struct args a = { 0 };
@@ -581,6 +604,8 @@ int cmd_cheapest(int argc, char **argv, struct cli_ctx *ctx)
 	if (r.n > (size_t)a.top)
 		out_note(doc, "%zu more option%s; --top %zu shows all", r.n - (size_t)a.top,
 			 r.n - (size_t)a.top == 1 ? "" : "s", r.n);
+	if (a.svg_dir && r.n && (rc = add_svg(doc, a.svg_dir, &r, (size_t)a.top)))
+		goto out;
 	rc = cli_render(ctx, doc);
 	if (!rc && !r.n) {
 		msg_error("no volume set meets the need%s%s", a.instance ? " on " : "",

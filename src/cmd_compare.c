@@ -12,6 +12,7 @@
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/msg.h"
+#include "ebsize/report.h"
 #include "ebsize/util.h"
 
 #define MAX_SIZES 64
@@ -27,6 +28,8 @@ static const char usage_text[] =
 	"  --iops N       the workload's IOPS: when the gp2 cliff comes, and the\n"
 	"                 IOPS the other types get (default 3000, the gp2 burst)\n"
 	"  --types LIST   types to show (default gp2,gp3; gp2 is always the reference)\n"
+	"  --svg-dir DIR  also chart the costs as DIR/compare-cost.svg (--format md\n"
+	"                 links it)\n"
 	"  -h, --help     this help\n";
 
 struct args {
@@ -34,6 +37,7 @@ struct args {
 	size_t nsizes;
 	long iops;
 	int want[VT_COUNT];
+	const char *svg_dir;
 };
 
 static int parse_sizes(const char *list, struct args *a)
@@ -64,6 +68,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "sizes", required_argument, NULL, 's' },
 		{ "iops", required_argument, NULL, 'i' },
 		{ "types", required_argument, NULL, 't' },
+		{ "svg-dir", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -86,6 +91,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (cmd_parse_types("compare", optarg, a->want))
 				return EXIT_USAGE;
 			a->want[VT_GP2] = 1;
+			break;
+		case 'S':
+			a->svg_dir = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -130,8 +138,24 @@ static void add_row(struct out_table *t, long size, const struct vol_config *cfg
 	out_num(t, gp2_total > 0 ? (gp2_total - cost->total) / gp2_total * 100 : 0);
 }
 
+/* --svg-dir: the rows as a chart file, linked from the Markdown. */
+static int add_svg(struct out_doc *doc, const char *dir, const char *region,
+		   const struct report_compare_row *rows, size_t n)
+{
+	struct report_chart *c = report_chart_compare("compare-cost", region, rows, n);
+	char err[EBS_ERRLEN];
+	int rc = report_svg_dir(doc, dir, &c, 1, err);
+
+	if (rc)
+		msg_error("%s", err);
+	report_chart_free(c);
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 {
+	struct report_compare_row rows[MAX_SIZES * VT_COUNT];
+	size_t nrows = 0;
 	struct args a = { 0 };
 	struct volume_limits lim[VT_COUNT];
 	struct price_set ps;
@@ -192,11 +216,14 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 			}
 			model_perf(&cfg, &pf);
 			add_row(t, a.sizes[i], &cfg, &c, &pf, a.iops, gp2_cost.total);
+			rows[nrows++] = (struct report_compare_row){ a.sizes[i], cfg.type, c.total };
 		}
 	}
 	out_note(doc, "prices: %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
 		 ctx->region, ps.snapshot_id, ps.source, ps.as_of, a.iops);
-	rc = cli_render(ctx, doc);
+	rc = a.svg_dir ? add_svg(doc, a.svg_dir, ctx->region, rows, nrows) : EXIT_OK;
+	if (!rc)
+		rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;
 }

@@ -494,7 +494,7 @@ int report_svg_dir(struct out_doc *doc, const char *dir,
 	for (size_t i = 0; i < n; i++)
 		if (charts[i] && (rc = report_chart_write_svg(charts[i], dir, err)))
 			return rc;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; doc && i < n; i++) {
 		char *path;
 
 		if (!charts[i])

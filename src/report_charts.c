@@ -49,6 +49,8 @@ static void line_add(struct line *l, double x, double y)
  */
 static void line_add_bend(struct line *l, double x, double y)
 {
+	if (l->n && l->x[l->n - 1] == x && l->y[l->n - 1] == y)
+		return;          /* the same point again */
 	if (l->n >= 2 && isfinite(y) && isfinite(l->y[l->n - 1]) &&
 	    isfinite(l->y[l->n - 2])) {
 		double x0 = l->x[l->n - 2], y0 = l->y[l->n - 2];
@@ -959,7 +961,7 @@ struct report_chart *report_chart_compare(const char *name, const char *region,
 	}
 	svg_chart_axis(svg, 'x', "Size (gp2)", SVG_UNIT_GIB,
 		       n && hi >= 20 * lo ? SVG_LOG : SVG_LINEAR);
-	svg_chart_axis(svg, 'y', "Monthly cost (USD per month)", SVG_UNIT_USD, SVG_LINEAR);
+	svg_chart_axis(svg, 'y', "Monthly cost (USD per month)", SVG_UNIT_USD, SVG_LOG);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (int ty = 0; ty < VT_COUNT; ty++) {
 		double *x = xmalloc((n ? n : 1) * sizeof(*x)), *y = xmalloc((n ? n : 1) * sizeof(*y));

@@ -472,7 +472,7 @@ void svg_tick_label(double v, enum svg_unit unit, double div, double step,
 
 	if (unit == SVG_UNIT_SECONDS)
 		unit_text = div >= 3600 ? " h" : div >= 60 ? " min" : " s";
-	if ((unit == SVG_UNIT_IOPS || unit == SVG_UNIT_NONE) &&
+	if ((unit == SVG_UNIT_IOPS || unit == SVG_UNIT_NONE) && fabs(d) >= 1e-12 &&
 	    (step > 0 ? step >= 1e4 : fabs(d) >= 1e4)) {
 		d /= 1000;
 		step /= 1000;
@@ -953,12 +953,17 @@ static void draw_bars(struct out *o, const struct svg_chart *c,
 		putf(o, " fill=\"%s\" fill-opacity=\"%.2g\"", s->st.colour,
 		     s->st.opacity > 0 ? s->st.opacity : 0.75);
 		stroke_attrs(o, &(struct svg_style){ s->st.colour, s->st.dash,
-						     SVG_MARK_NONE, 1.5, 0 });
+						     SVG_MARK_NONE, 1, 0 });
 		put(o, "/>");
-		if (c->horizontal)
-			marker(o, s->st.mark, end, off + bw / 2, "#ffffff");
-		else
-			marker(o, s->st.mark, off + bw / 2, end + 7, "#ffffff");
+		/* the type's marker inside the end of the bar, for grey scale */
+		if (fabs(end - base) >= 14 && bw >= 9) {
+			if (c->horizontal)
+				marker(o, s->st.mark, end + (end > base ? -8 : 8),
+				       off + bw / 2, "#ffffff");
+			else
+				marker(o, s->st.mark, off + bw / 2,
+				       end + (end < base ? 8 : -8), "#ffffff");
+		}
 		if (bw < 16 && !c->horizontal)
 			continue;
 		bar_label(v, val->unit, buf, sizeof(buf));

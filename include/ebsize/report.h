@@ -192,7 +192,7 @@ struct out_doc;
 /*
  * Write charts (n of them, NULL entries skipped) as DIR/NAME.svg (DIR
  * created) and add a Markdown image line "![title](DIR/NAME.svg)" for each
- * to doc.  EBS_ERR_IO with a message naming the file.
+ * to doc (unless doc is NULL).  EBS_ERR_IO with a message naming the file.
  */
 int report_svg_dir(struct out_doc *doc, const char *dir,
 		   struct report_chart *const *charts, size_t n, char *err);

@@ -36,5 +36,7 @@ void test_util(void);
 void test_solver(void);
 void test_burst(void);
 void test_scan(void);
+void test_svg(void);
+void test_report(void);
 
 #endif
