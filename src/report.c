@@ -402,7 +402,7 @@ static int prepare_dir(const char *dir, char *err)
 
 	if (!stat(dir, &st)) {
 		if (!S_ISDIR(st.st_mode))
-			return ebs_fail(err, EBS_ERR_IO, "cannot write the report: '%s' is not a directory",
+			return ebs_fail(err, EBS_ERR_IO, "cannot write into '%s': it is not a directory",
 					dir);
 		return EBS_OK;
 	}

@@ -253,20 +253,25 @@ static void draw_levels(struct svg_chart *svg, struct report_table *t,
 	if (isfinite(p->cliff_t_s) && isfinite(p->iops_before_cliff) &&
 	    isfinite(p->iops_after_cliff)) {
 		double c = p->cliff_t_s;
+		/* the low level starts at the first low sample: the last high
+		 * one (c - 1) plus the transition, when that is known */
+		double low = isfinite(p->cliff_transition_s) ?
+			c - 1 + p->cliff_transition_s : c;
 
 		x[0] = 0, y[0] = p->iops_before_cliff;
 		x[1] = c, y[1] = p->iops_before_cliff;
 		x[2] = c, y[2] = NAN;
-		x[3] = c, y[3] = p->iops_after_cliff;
+		x[3] = low, y[3] = p->iops_after_cliff;
 		x[4] = end, y[4] = p->iops_after_cliff;
 		n = 5;
 		num(a, sizeof(a), c, 0);
 		xsnprintf(note, sizeof(note), "average over 0-%s s", a);
 		bench_row(t, r->run->label, kind, 0, y[0], note);
 		bench_row(t, r->run->label, kind, c, y[1], note);
+		num(a, sizeof(a), low, 0);
 		num(b, sizeof(b), end, 0);
 		xsnprintf(note, sizeof(note), "average over %s-%s s", a, b);
-		bench_row(t, r->run->label, kind, c, y[3], note);
+		bench_row(t, r->run->label, kind, low, y[3], note);
 		bench_row(t, r->run->label, kind, end, y[4], note);
 	} else {
 		double v = isfinite(p->iops) ? p->iops : p->steady_iops;
@@ -331,8 +336,13 @@ static void draw_model(struct svg_chart *svg, struct report_table *t,
 		return;
 	num(size, sizeof(size), run->size_gib, 0);
 	num(dem, sizeof(dem), demand, 0);
-	xsnprintf(note, sizeof(note), "%s %s GiB from a full bucket at %s IOPS",
-		  run->volume_type, size, dem);
+	if (!strcmp(run->volume_type, "gp2"))
+		xsnprintf(note, sizeof(note),
+			  "gp2 %s GiB from a full bucket, asked for its %s IOPS ceiling",
+			  size, dem);
+	else
+		xsnprintf(note, sizeof(note), "%s %s GiB at its %s IOPS",
+			  run->volume_type, size, dem);
 	name = xstrfmt("%s: modelled", run->label);
 	svg_style_for(run->volume_type, &st);
 	if (!st.dash)
