@@ -116,23 +116,26 @@ void report_fmt_usd(char *buf, size_t n, double v)
 /* ------------------------------------------------------------ charts */
 
 struct report_chart *report_chart_from(const char *name, const char *title,
-				       struct svg_chart *svg,
-				       const char *caption)
+				       struct svg_chart *svg, const char *caption,
+				       struct report_table *data)
 {
 	struct sbuf sb = SBUF_INIT(REPORT_SVG_CAP);
 	struct report_chart *c;
+	int rc = svg_chart_render(svg, &sb);
 
-	if (svg_chart_render(svg, &sb)) {
+	svg_chart_free(svg);
+	if (rc) {
 		sbuf_release(&sb);
-		svg_chart_free(svg);
+		report_table_release(data);
 		return NULL;
 	}
-	svg_chart_free(svg);
 	c = xcalloc(1, sizeof(*c));
 	c->name = xstrdup(name);
 	c->title = xstrdup(title);
 	c->svg = sbuf_detach(&sb, NULL);
 	c->caption = caption ? xstrdup(caption) : NULL;
+	c->data = *data;
+	memset(data, 0, sizeof(*data));
 	return c;
 }
 

@@ -383,31 +383,41 @@ static int cmp_len(const void *a, const void *b)
 	return x->seconds > y->seconds ? -1 : x->seconds < y->seconds;
 }
 
-struct report_chart *report_chart_iops(const char *name, const char *title,
-				       const struct report_run *runs, size_t n)
+/* The runs that have something to draw, longest phase first; *m of them
+ * (heap, caller frees). */
+static struct by_len *order_runs(const struct report_run *runs, size_t n,
+				 size_t *m)
 {
-	static const char *const cols[] = { "Series", "Kind", "t (s)", "IOPS", "Note" };
-	struct report_table t = { 0 };
 	struct by_len *order = xcalloc(n ? n : 1, sizeof(*order));
-	struct svg_chart *svg;
-	struct report_chart *c;
-	size_t m = 0;
 
+	*m = 0;
 	for (size_t k = 0; k < n; k++) {
 		int found;
 		size_t i = iops_phase(&runs[k], &found);
 
 		if (!found)
 			continue;
-		order[m].r = &runs[k];
-		order[m].phase = i;
-		order[m++].seconds = phase_seconds(&runs[k], i);
+		order[*m].r = &runs[k];
+		order[*m].phase = i;
+		order[(*m)++].seconds = phase_seconds(&runs[k], i);
 	}
+	qsort(order, *m, sizeof(*order), cmp_len);
+	return order;
+}
+
+struct report_chart *report_chart_iops(const char *name, const char *title,
+				       const struct report_run *runs, size_t n)
+{
+	static const char *const cols[] = { "Series", "Kind", "t (s)", "IOPS", "Note" };
+	struct report_table t = { 0 };
+	struct svg_chart *svg;
+	size_t m;
+	struct by_len *order = order_runs(runs, n, &m);
+
 	if (!m) {
 		free(order);
 		return NULL;
 	}
-	qsort(order, m, sizeof(*order), cmp_len);
 	svg = svg_chart_new(name, title,
 			    "IOPS over time. Measured series are per-second fio samples; "
 			    "published runs have summaries only (averages and cliff points, "
@@ -436,14 +446,9 @@ struct report_chart *report_chart_iops(const char *name, const char *title,
 	free(order);
 	svg_chart_range(svg, 'y', 0, 0);
 	svg_chart_range(svg, 'x', 0, 0);
-	c = report_chart_from(name, title, svg,
-			      "Thick segments: published (or stored) averages; thin lines: measured "
-			      "per-second samples; dashed: modelled.");
-	if (c)
-		c->data = t;
-	else
-		report_table_release(&t);
-	return c;
+	return report_chart_from(name, title, svg,
+				 "Thick segments: published (or stored) averages; thin lines: "
+				 "measured per-second samples; dashed: modelled.", &t);
 }
 
 static const struct bench_phase_result *phase_named(const struct report_run *r,
@@ -504,11 +509,7 @@ struct report_chart *report_chart_latency(const char *name, const char *title,
 		report_table_release(&t);
 		return NULL;
 	}
-	c = report_chart_from(name, title, svg, NULL);
-	if (c)
-		c->data = t;
-	else
-		report_table_release(&t);
+	c = report_chart_from(name, title, svg, NULL, &t);
 	return c;
 }
 
@@ -741,46 +742,83 @@ static void cost_table(struct report_table *t, struct curve_ctx *cx,
 	}
 }
 
+/* The curves over a grid: g (*n points) and each series' values. */
+struct curves {
+	double *g;
+	size_t n;
+	double *val[S_COUNT];
+	struct crossing cross[32];
+	size_t nc;
+};
+
+static void evaluate(struct curve_ctx *cx, struct curves *cv)
+{
+	for (int s = 0; s < S_COUNT; s++) {
+		cv->val[s] = xrealloc(cv->val[s], cv->n * sizeof(double));
+		for (size_t i = 0; i < cv->n; i++)
+			cv->val[s][i] = curve_at(cx, s, cv->g[i]);
+	}
+}
+
+/* Find the crossings, then evaluate next to each one too, so that the
+ * lines show the step where a rule changes (gp3's 250 MiB/s at 171 GiB). */
+static void cross_and_refine(struct curve_ctx *cx, struct curves *cv)
+{
+	for (int a = 0; a < S_COUNT; a++)
+		for (int b = a + 1; b < S_COUNT; b++)
+			cv->nc += find_crossings(cx, cv->g, cv->n, cv->val, a, b,
+						 cv->cross + cv->nc,
+						 ARRAY_SIZE(cv->cross) - cv->nc);
+	if (!cv->nc)
+		return;
+	cv->g = xrealloc(cv->g, (cv->n + 2 * cv->nc) * sizeof(*cv->g));
+	for (size_t i = 0; i < cv->nc; i++) {
+		cv->g[cv->n++] = cv->cross[i].x;
+		cv->g[cv->n++] = cv->cross[i].x - 1;
+	}
+	cv->n = sort_unique(cv->g, cv->n);
+	evaluate(cx, cv);
+}
+
+/* Label each crossing on the chart and, in words, in the caption. */
+static char *label_crossings(struct svg_chart *svg, const struct curves *cv,
+			     int by_size, const char *desc)
+{
+	struct sbuf cap = SBUF_INIT(1 << 16);
+
+	sbuf_addstr(&cap, desc);
+	for (size_t i = 0; i < cv->nc; i++) {
+		const struct crossing *x = &cv->cross[i];
+		char at[32], usd[32], *lab;
+
+		num(at, sizeof(at), x->x, 0);
+		report_fmt_usd(usd, sizeof(usd), x->y);
+		lab = xstrfmt("from %s %s: %s cheaper than %s (%s)", at,
+			      by_size ? "GiB" : "IOPS", series_type[x->cheaper],
+			      series_type[x->dearer], usd);
+		svg_chart_annotate(svg, x->x, x->y, lab);
+		sbuf_addf(&cap, " Crossover: %s.", lab);
+		free(lab);
+	}
+	return sbuf_detach(&cap, NULL);
+}
+
 static struct report_chart *cost_chart(const char *name,
 				       const struct report_cost_input *in,
 				       int by_size, double lo, double hi,
 				       const char *title, const char *desc)
 {
 	struct curve_ctx cx = { in, by_size, { 0 } };
-	struct crossing cross[32];
-	size_t n, nc = 0;
-	double *g = nice_grid(lo, hi, by_size ? in->sizes : NULL,
-			      by_size ? in->nsizes : 0, &n);
-	double *val[S_COUNT];
-	struct svg_chart *svg;
-	struct report_chart *c;
+	struct curves cv = { 0 };
 	struct report_table t = { 0 };
+	struct report_chart *c;
+	struct svg_chart *svg;
 	char *caption;
-	struct sbuf cap = SBUF_INIT(1 << 16);
 
-	for (int s = 0; s < S_COUNT; s++) {
-		val[s] = xmalloc(n * sizeof(double));
-		for (size_t i = 0; i < n; i++)
-			val[s][i] = curve_at(&cx, s, g[i]);
-	}
-	for (int a = 0; a < S_COUNT; a++)
-		for (int b = a + 1; b < S_COUNT; b++)
-			nc += find_crossings(&cx, g, n, val, a, b, cross + nc,
-					     ARRAY_SIZE(cross) - nc);
-	if (nc) {
-		/* evaluate next to each crossing too, so the lines show the step */
-		g = xrealloc(g, (n + 2 * nc) * sizeof(*g));
-		for (size_t i = 0; i < nc; i++) {
-			g[n++] = cross[i].x;
-			g[n++] = cross[i].x - 1;
-		}
-		n = sort_unique(g, n);
-		for (int s = 0; s < S_COUNT; s++) {
-			val[s] = xrealloc(val[s], n * sizeof(double));
-			for (size_t i = 0; i < n; i++)
-				val[s][i] = curve_at(&cx, s, g[i]);
-		}
-	}
+	cv.g = nice_grid(lo, hi, by_size ? in->sizes : NULL, by_size ? in->nsizes : 0,
+			 &cv.n);
+	evaluate(&cx, &cv);
+	cross_and_refine(&cx, &cv);
 	svg = svg_chart_new(name, title, desc);
 	svg_chart_axis(svg, 'x', by_size ? "Size (gp2)" : "Required IOPS",
 		       by_size ? SVG_UNIT_GIB : SVG_UNIT_IOPS, SVG_LOG);
@@ -789,32 +827,16 @@ static struct report_chart *cost_chart(const char *name,
 		struct svg_style st;
 
 		svg_style_for(series_type[s], &st);
-		svg_chart_series(svg, SVG_LINE, series_label(s, by_size), &st, g, val[s], n);
+		svg_chart_series(svg, SVG_LINE, series_label(s, by_size), &st, cv.g,
+				 cv.val[s], cv.n);
 	}
-	sbuf_addstr(&cap, desc);
-	for (size_t i = 0; i < nc; i++) {
-		char x[32], y[32], *lab;
-
-		num(x, sizeof(x), cross[i].x, 0);
-		report_fmt_usd(y, sizeof(y), cross[i].y);
-		lab = xstrfmt("from %s %s: %s cheaper than %s (%s)", x,
-			      by_size ? "GiB" : "IOPS", series_type[cross[i].cheaper],
-			      series_type[cross[i].dearer], y);
-		svg_chart_annotate(svg, cross[i].x, cross[i].y, lab);
-		sbuf_addf(&cap, " Crossover: %s.", lab);
-		free(lab);
-	}
-	cost_table(&t, &cx, g, n, val);
-	caption = sbuf_detach(&cap, NULL);
-	c = report_chart_from(name, title, svg, caption);
-	if (c)
-		c->data = t;
-	else
-		report_table_release(&t);
+	caption = label_crossings(svg, &cv, by_size, desc);
+	cost_table(&t, &cx, cv.g, cv.n, cv.val);
+	c = report_chart_from(name, title, svg, caption, &t);
 	free(caption);
 	for (int s = 0; s < S_COUNT; s++)
-		free(val[s]);
-	free(g);
+		free(cv.val[s]);
+	free(cv.g);
 	return c;
 }
 
@@ -859,6 +881,50 @@ struct report_chart *report_chart_cost_size(const char *name,
 	return cost_chart(name, in, 1, (double)lo, (double)hi, title, desc);
 }
 
+static void burst_row(struct report_table *t, double size, double seconds)
+{
+	char buf[48];
+
+	num(buf, sizeof(buf), size, 0);
+	report_table_add(t, buf);
+	num(buf, sizeof(buf), model_gp2_baseline_iops(size), 0);
+	report_table_add(t, buf);
+	num(buf, sizeof(buf), model_gp2_burst_iops(size), 0);
+	report_table_add(t, buf);
+	num(buf, sizeof(buf), seconds, 0);
+	report_table_add(t, buf);
+	if (seconds < 5400)
+		report_table_addf(t, "%.0f min", seconds / 60);
+	else
+		report_table_addf(t, "%.1f h", seconds / 3600);
+}
+
+/* The sizes asked for, as points on the curve (y: the curve's values). */
+static void asked_points(struct svg_chart *svg, const double *g,
+			 const double *y, size_t n, const long *sizes,
+			 size_t nsizes)
+{
+	double *px = xmalloc((n ? n : 1) * sizeof(*px));
+	double *py = xmalloc((n ? n : 1) * sizeof(*py));
+	struct svg_style st;
+	size_t np = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < nsizes; k++)
+			if ((double)sizes[k] == g[i]) {
+				px[np] = g[i];
+				py[np++] = y[i];
+				break;
+			}
+	svg_style_for("gp2", &st);
+	st.dash = NULL;
+	st.mark = SVG_MARK_CIRCLE;
+	if (np)
+		svg_chart_series(svg, SVG_POINTS, "sizes asked for", &st, px, py, np);
+	free(px);
+	free(py);
+}
+
 struct report_chart *report_chart_burst_sizes(const char *name,
 					      double load_iops,
 					      const long *sizes, size_t nsizes)
@@ -869,9 +935,9 @@ struct report_chart *report_chart_burst_sizes(const char *name,
 	struct report_chart *c;
 	struct svg_chart *svg;
 	struct svg_style st;
-	double limit = 1000, *g, *y, *px, *py;
-	size_t n, np = 0;
-	char title[128], desc[512], load[32], lim[32];
+	double limit = 1000, *g, *y;
+	size_t n;
+	char title[128], desc[512], load[32], lim[32], *lab;
 
 	/* T2: the bucket drains only while the load exceeds the baseline,
 	 * 3 IOPS per GiB; at 1,000 GiB the baseline is the 3,000 ceiling */
@@ -879,13 +945,13 @@ struct report_chart *report_chart_burst_sizes(const char *name,
 		limit = ceil(load_iops / 3);
 	g = nice_grid(1, limit - 1, sizes, nsizes, &n);
 	y = xmalloc(n * sizeof(*y));
-	px = xmalloc(n * sizeof(*px));
-	py = xmalloc(n * sizeof(*py));
+	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < n; i++) {
 		double s = model_gp2_seconds_to_empty(g[i], GP2_BUCKET_CREDITS,
 						      fmin(load_iops, model_gp2_burst_iops(g[i])));
 
 		y[i] = s > 0 ? s : NAN;
+		burst_row(&t, g[i], y[i]);
 	}
 	num(load, sizeof(load), load_iops, 0);
 	num(lim, sizeof(lim), limit, 0);
@@ -901,50 +967,13 @@ struct report_chart *report_chart_burst_sizes(const char *name,
 	svg_style_for("gp2", &st);
 	st.mark = SVG_MARK_NONE;
 	svg_chart_series(svg, SVG_LINE, "gp2 from a full bucket", &st, g, y, n);
-	report_table_head(&t, cols, ARRAY_SIZE(cols));
-	for (size_t i = 0; i < n; i++) {
-		char buf[48];
-		int asked = 0;
-
-		for (size_t k = 0; k < nsizes; k++)
-			asked |= (double)sizes[k] == g[i];
-		if (asked) {
-			px[np] = g[i];
-			py[np++] = y[i];
-		}
-		num(buf, sizeof(buf), g[i], 0);
-		report_table_add(&t, buf);
-		num(buf, sizeof(buf), model_gp2_baseline_iops(g[i]), 0);
-		report_table_add(&t, buf);
-		num(buf, sizeof(buf), model_gp2_burst_iops(g[i]), 0);
-		report_table_add(&t, buf);
-		num(buf, sizeof(buf), y[i], 0);
-		report_table_add(&t, buf);
-		if (y[i] < 5400)
-			report_table_addf(&t, "%.0f min", y[i] / 60);
-		else
-			report_table_addf(&t, "%.1f h", y[i] / 3600);
-	}
-	if (np) {
-		st.dash = NULL;
-		st.mark = SVG_MARK_CIRCLE;
-		svg_chart_series(svg, SVG_POINTS, "sizes asked for", &st, px, py, np);
-	}
-	{
-		char *lab = xstrfmt("from %s GiB: no cliff at %s IOPS", lim, load);
-
-		svg_chart_annotate(svg, limit, NAN, lab);
-		free(lab);
-	}
-	c = report_chart_from(name, title, svg, desc);
-	if (c)
-		c->data = t;
-	else
-		report_table_release(&t);
+	asked_points(svg, g, y, n, sizes, nsizes);
+	lab = xstrfmt("from %s GiB: no cliff at %s IOPS", lim, load);
+	svg_chart_annotate(svg, limit, NAN, lab);
+	free(lab);
+	c = report_chart_from(name, title, svg, desc, &t);
 	free(g);
 	free(y);
-	free(px);
-	free(py);
 	return c;
 }
 
@@ -1000,11 +1029,7 @@ struct report_chart *report_chart_compare(const char *name, const char *region,
 		report_fmt_usd(buf, sizeof(buf), rows[i].usd_per_month);
 		report_table_add(&t, buf);
 	}
-	c = report_chart_from(name, title, svg, NULL);
-	if (c)
-		c->data = t;
-	else
-		report_table_release(&t);
+	c = report_chart_from(name, title, svg, NULL, &t);
 	return c;
 }
 
@@ -1057,11 +1082,7 @@ struct report_chart *report_chart_cheapest(const char *name,
 	for (size_t i = 0; i < n; i++)
 		free(cats[i]);
 	free(cats);
-	c = report_chart_from(name, "The cheapest volume sets", svg, NULL);
-	if (c)
-		c->data = t;
-	else
-		report_table_release(&t);
+	c = report_chart_from(name, "The cheapest volume sets", svg, NULL, &t);
 	return c;
 }
 
@@ -1100,36 +1121,64 @@ static void timeline_tick(long t, double demand, double delivered,
 	tl->in_bucket = 0;
 }
 
-void report_charts_burst(const char *name, const struct bucket *b,
-			 const struct burst_profile *p, double credits,
-			 struct report_chart **rate, struct report_chart **credits_chart)
+/* Run the simulation into tl: vertices of demand, delivered, credits %. */
+static void timeline_run(const struct bucket *b, const struct burst_profile *p,
+			 double credits, struct timeline *tl, struct burst_result *r)
+{
+	double total = (double)burst_profile_seconds(p) * (double)p->repeat;
+
+	memset(tl, 0, sizeof(*tl));
+	tl->capacity = b->capacity;
+	tl->stride = (long)fmax(1, ceil(total / BURST_MAX_POINTS));
+	line_add(&tl->credits, 0, tl->capacity > 0 ? credits / tl->capacity * 100 : 0);
+	if (tl->stride > 1) {
+		line_add(&tl->demand, 0, p->n ? p->steps[0].rate : 0);
+		line_add(&tl->delivered, 0, NAN);
+	}
+	burst_simulate(b, p, credits, timeline_tick, tl, r);
+}
+
+/* The rate table: each vertex of either line once, in time order. */
+static void rate_table(struct report_table *t, const struct timeline *tl)
 {
 	static const char *const cols[] = { "t (s)", "Demand", "Delivered" };
-	static const char *const ccols[] = { "t (s)", "Credits (% of a full bucket)" };
-	struct timeline tl = { 0 };
-	struct burst_result r;
+
+	report_table_head(t, cols, ARRAY_SIZE(cols));
+	for (size_t i = 0, j = 0; i < tl->delivered.n || j < tl->demand.n;) {
+		double x = i < tl->delivered.n ? tl->delivered.x[i] : INFINITY;
+		double xd = j < tl->demand.n ? tl->demand.x[j] : INFINITY;
+		char a[48], b[48], c[48];
+
+		num(a, sizeof(a), fmin(x, xd), 0);
+		num(b, sizeof(b), xd <= x ? tl->demand.y[j] : NAN, 1);
+		num(c, sizeof(c), x <= xd ? tl->delivered.y[i] : NAN, 1);
+		report_table_add(t, a);
+		report_table_add(t, b);
+		report_table_add(t, c);
+		if (x <= xd)
+			i++;
+		if (xd <= x)
+			j++;
+	}
+}
+
+static struct report_chart *rate_chart(const char *name, const struct bucket *b,
+				       const struct timeline *tl,
+				       const struct burst_result *r)
+{
+	int gp2 = b->type == VT_GP2;
+	struct report_table t = { 0 };
 	struct svg_chart *svg;
 	struct svg_style st;
-	struct report_table t = { 0 }, ct = { 0 };
-	double total = (double)burst_profile_seconds(p) * (double)p->repeat;
-	int gp2 = b->type == VT_GP2;
-	char title[128], desc[384], *cname, size[32];
+	char title[128], desc[384], size[32];
 
-	tl.capacity = b->capacity;
-	tl.stride = (long)fmax(1, ceil(total / BURST_MAX_POINTS));
-	line_add(&tl.credits, 0, tl.capacity > 0 ? credits / tl.capacity * 100 : 0);
-	if (tl.stride > 1) {
-		line_add(&tl.demand, 0, p->n ? p->steps[0].rate : 0);
-		line_add(&tl.delivered, 0, NAN);
-	}
-	burst_simulate(b, p, credits, timeline_tick, &tl, &r);
 	num(size, sizeof(size), b->size_gib, 0);
 	xsnprintf(title, sizeof(title), "%s %s GiB: delivered against demand (modelled)",
 		  model_type_name(b->type), size);
 	xsnprintf(desc, sizeof(desc),
 		  "The credit-bucket simulator, second by second%s: what the volume "
 		  "delivers (%s) against what the load asks for.",
-		  tl.stride > 1 ? ", averaged over intervals to keep the chart small" : "",
+		  tl->stride > 1 ? ", averaged over intervals to keep the chart small" : "",
 		  gp2 ? "IOPS" : "MiB/s");
 	svg = svg_chart_new(name, title, desc);
 	svg_chart_axis(svg, 'x', "Time", SVG_UNIT_SECONDS, SVG_LINEAR);
@@ -1138,45 +1187,37 @@ void report_charts_burst(const char *name, const struct bucket *b,
 	svg_style_for("unknown", &st);
 	st.mark = SVG_MARK_NONE;
 	st.dash = "4 3";
-	svg_chart_series(svg, SVG_LINE, "demand", &st, tl.demand.x, tl.demand.y, tl.demand.n);
+	svg_chart_series(svg, SVG_LINE, "demand", &st, tl->demand.x, tl->demand.y,
+			 tl->demand.n);
 	svg_style_for(model_type_name(b->type), &st);
 	st.dash = NULL;
-	svg_chart_series(svg, SVG_LINE, "delivered (modelled)", &st, tl.delivered.x,
-			 tl.delivered.y, tl.delivered.n);
-	if (r.time_to_empty_s >= 0) {
+	svg_chart_series(svg, SVG_LINE, "delivered (modelled)", &st, tl->delivered.x,
+			 tl->delivered.y, tl->delivered.n);
+	if (r->time_to_empty_s >= 0) {
 		char at[32], *lab;
 
-		num(at, sizeof(at), (double)r.time_to_empty_s, 0);
+		num(at, sizeof(at), (double)r->time_to_empty_s, 0);
 		lab = xstrfmt("bucket empty at %s s", at);
-		svg_chart_annotate(svg, (double)r.time_to_empty_s, NAN, lab);
+		svg_chart_annotate(svg, (double)r->time_to_empty_s, NAN, lab);
 		free(lab);
 	}
 	svg_chart_range(svg, 'y', 0, 0);
-	report_table_head(&t, cols, ARRAY_SIZE(cols));
-	for (size_t i = 0, j = 0; i < tl.delivered.n || j < tl.demand.n;) {
-		/* the two lines bend at different times: list each vertex once */
-		double x = i < tl.delivered.n ? tl.delivered.x[i] : INFINITY;
-		double xd = j < tl.demand.n ? tl.demand.x[j] : INFINITY;
-		char a[48], bb[48], c[48];
+	rate_table(&t, tl);
+	return report_chart_from(name, title, svg, NULL, &t);
+}
 
-		num(a, sizeof(a), fmin(x, xd), 0);
-		num(bb, sizeof(bb), xd <= x ? tl.demand.y[j] : NAN, 1);
-		num(c, sizeof(c), x <= xd ? tl.delivered.y[i] : NAN, 1);
-		report_table_add(&t, a);
-		report_table_add(&t, bb);
-		report_table_add(&t, c);
-		if (x <= xd)
-			i++;
-		if (xd <= x)
-			j++;
-	}
-	*rate = report_chart_from(name, title, svg, NULL);
-	if (*rate)
-		(*rate)->data = t;
-	else
-		report_table_release(&t);
+static struct report_chart *credits_chart(const char *name,
+					  const struct bucket *b,
+					  const struct timeline *tl)
+{
+	static const char *const cols[] = { "t (s)", "Credits (% of a full bucket)" };
+	struct report_table t = { 0 };
+	struct report_chart *c;
+	struct svg_chart *svg;
+	struct svg_style st;
+	char title[128], size[32], *cname = xstrfmt("%s-credits", name);
 
-	cname = xstrfmt("%s-credits", name);
+	num(size, sizeof(size), b->size_gib, 0);
 	xsnprintf(title, sizeof(title), "%s %s GiB: credits left (modelled)",
 		  model_type_name(b->type), size);
 	svg = svg_chart_new(cname, title,
@@ -1187,23 +1228,32 @@ void report_charts_burst(const char *name, const struct bucket *b,
 	svg_chart_range(svg, 'y', 0, 100);
 	svg_style_for(model_type_name(b->type), &st);
 	st.mark = SVG_MARK_NONE;
-	svg_chart_series(svg, SVG_AREA, "credits (modelled)", &st, tl.credits.x,
-			 tl.credits.y, tl.credits.n);
-	report_table_head(&ct, ccols, ARRAY_SIZE(ccols));
-	for (size_t i = 0; i < tl.credits.n; i++) {
-		char a[48], bb[48];
+	svg_chart_series(svg, SVG_AREA, "credits (modelled)", &st, tl->credits.x,
+			 tl->credits.y, tl->credits.n);
+	report_table_head(&t, cols, ARRAY_SIZE(cols));
+	for (size_t i = 0; i < tl->credits.n; i++) {
+		char a[48], v[48];
 
-		num(a, sizeof(a), tl.credits.x[i], 0);
-		num(bb, sizeof(bb), tl.credits.y[i], 2);
-		report_table_add(&ct, a);
-		report_table_add(&ct, bb);
+		num(a, sizeof(a), tl->credits.x[i], 0);
+		num(v, sizeof(v), tl->credits.y[i], 2);
+		report_table_add(&t, a);
+		report_table_add(&t, v);
 	}
-	*credits_chart = report_chart_from(cname, title, svg, NULL);
-	if (*credits_chart)
-		(*credits_chart)->data = ct;
-	else
-		report_table_release(&ct);
+	c = report_chart_from(cname, title, svg, NULL, &t);
 	free(cname);
+	return c;
+}
+
+void report_charts_burst(const char *name, const struct bucket *b,
+			 const struct burst_profile *p, double credits,
+			 struct report_chart **rate, struct report_chart **credits_out)
+{
+	struct timeline tl;
+	struct burst_result r;
+
+	timeline_run(b, p, credits, &tl, &r);
+	*rate = rate_chart(name, b, &tl, &r);
+	*credits_out = credits_chart(name, b, &tl);
 	line_release(&tl.demand);
 	line_release(&tl.delivered);
 	line_release(&tl.credits);
@@ -1262,11 +1312,7 @@ struct report_chart *report_chart_scan_totals(const char *name,
 	svg_chart_categories(svg, cats, n, 0);
 	svg_chart_series(svg, SVG_BARS, "current", &scan_current, NULL, cur, n);
 	svg_chart_series(svg, SVG_BARS, "proposed", &scan_proposed, NULL, prop, n);
-	c = report_chart_from(name, title, svg, NULL);
-	if (c)
-		c->data = t;
-	else
-		report_table_release(&t);
+	c = report_chart_from(name, title, svg, NULL, &t);
 	free(cats);
 	free(cur);
 	free(prop);
@@ -1283,30 +1329,57 @@ static int cmp_savings(const void *a, const void *b)
 	return strcmp(x->volume_id ? x->volume_id : "", y->volume_id ? y->volume_id : "");
 }
 
+/* The findings that save anything, most first, at most top: *n of them
+ * (heap array of pointers into s, caller frees). */
+static const struct report_scan_finding **top_findings(const struct report_scan *s,
+						      size_t top, size_t *n)
+{
+	const struct report_scan_finding **f = xcalloc(s->nfindings ? s->nfindings : 1,
+						       sizeof(*f));
+	size_t k = s->nfindings;
+
+	for (size_t i = 0; i < k; i++)
+		f[i] = &s->findings[i];
+	qsort(f, k, sizeof(*f), cmp_savings);
+	while (k && !(f[k - 1]->save_usd > 0))
+		k--;
+	*n = k < top ? k : top;
+	return f;
+}
+
+static void finding_row(struct report_table *t, const struct report_scan_finding *f)
+{
+	char buf[48];
+
+	report_table_add(t, f->volume_id);
+	report_table_add(t, f->name);
+	report_table_add(t, f->region);
+	report_table_add(t, f->category);
+	report_table_add(t, f->current);
+	report_table_add(t, f->proposed);
+	report_fmt_usd(buf, sizeof(buf), f->cur_usd);
+	report_table_add(t, buf);
+	report_fmt_usd(buf, sizeof(buf), f->prop_usd);
+	report_table_add(t, buf);
+	report_fmt_usd(buf, sizeof(buf), f->save_usd);
+	report_table_add(t, buf);
+}
+
 struct report_chart *report_chart_scan_top(const char *name,
 					   const struct report_scan *s)
 {
 	static const char *const cols[] = { "Volume", "Name", "Region", "Category",
 					    "Current", "Proposed", "Current (USD/month)",
 					    "Proposed (USD/month)", "Saves (USD/month)" };
-	size_t n = s->nfindings, top = s->top ? s->top : 10;
-	const struct report_scan_finding **f = xcalloc(n ? n : 1, sizeof(*f));
-	char **cats;
-	double *y;
+	size_t n;
+	const struct report_scan_finding **f = top_findings(s, s->top ? s->top : 10, &n);
+	char **cats = xcalloc(n ? n : 1, sizeof(*cats));
+	double *y = xmalloc((n ? n : 1) * sizeof(*y));
 	struct report_table t = { 0 };
 	struct report_chart *c;
 	struct svg_chart *svg;
 	char title[160], desc[384];
 
-	for (size_t i = 0; i < n; i++)
-		f[i] = &s->findings[i];
-	qsort(f, n, sizeof(*f), cmp_savings);
-	while (n && !(f[n - 1]->save_usd > 0))
-		n--;
-	if (n > top)
-		n = top;
-	cats = xcalloc(n ? n : 1, sizeof(*cats));
-	y = xmalloc((n ? n : 1) * sizeof(*y));
 	xsnprintf(title, sizeof(title), "Top %zu volumes by monthly savings%s", n,
 		  s->generated ? " (generated inventory)" : "");
 	xsnprintf(desc, sizeof(desc),
@@ -1318,32 +1391,15 @@ struct report_chart *report_chart_scan_top(const char *name,
 	svg_chart_axis(svg, 'y', "", SVG_UNIT_NONE, SVG_LINEAR);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < n; i++) {
-		char buf[48];
-
 		cats[i] = f[i]->name && *f[i]->name ?
 			xstrfmt("%s (%s)", f[i]->volume_id, f[i]->name) :
 			xstrdup(f[i]->volume_id ? f[i]->volume_id : "-");
 		y[i] = f[i]->save_usd;
-		report_table_add(&t, f[i]->volume_id);
-		report_table_add(&t, f[i]->name);
-		report_table_add(&t, f[i]->region);
-		report_table_add(&t, f[i]->category);
-		report_table_add(&t, f[i]->current);
-		report_table_add(&t, f[i]->proposed);
-		report_fmt_usd(buf, sizeof(buf), f[i]->cur_usd);
-		report_table_add(&t, buf);
-		report_fmt_usd(buf, sizeof(buf), f[i]->prop_usd);
-		report_table_add(&t, buf);
-		report_fmt_usd(buf, sizeof(buf), f[i]->save_usd);
-		report_table_add(&t, buf);
+		finding_row(&t, f[i]);
 	}
 	svg_chart_categories(svg, (const char *const *)cats, n, SVG_CAT_HORIZONTAL);
 	svg_chart_series(svg, SVG_BARS, "saves per month", &scan_proposed, NULL, y, n);
-	c = report_chart_from(name, title, svg, NULL);
-	if (c)
-		c->data = t;
-	else
-		report_table_release(&t);
+	c = report_chart_from(name, title, svg, NULL, &t);
 	for (size_t i = 0; i < n; i++)
 		free(cats[i]);
 	free(cats);

@@ -23,12 +23,13 @@ void report_table_release(struct report_table *t);
 
 /*
  * A new chart named name from svg (rendered, then freed), with caption
- * (may be NULL).  The data table starts empty.  NULL if the SVG would be
- * larger than REPORT_SVG_CAP.
+ * (may be NULL) and the table data (moved into the chart; *data is left
+ * empty).  NULL, with svg and data freed, if the SVG would be larger than
+ * REPORT_SVG_CAP.
  */
 struct report_chart *report_chart_from(const char *name, const char *title,
-				       struct svg_chart *svg,
-				       const char *caption);
+				       struct svg_chart *svg, const char *caption,
+				       struct report_table *data);
 
 /* "1,234" / "1,234.5": v with dec decimals and thousands separators. */
 void report_fmt_num(char *buf, size_t n, double v, int dec);

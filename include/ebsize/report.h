@@ -185,7 +185,7 @@ struct report_chart *report_chart_cheapest(const char *name,
 void report_charts_burst(const char *name, const struct bucket *b,
 			 const struct burst_profile *p, double credits,
 			 struct report_chart **rate,
-			 struct report_chart **credits_chart);
+			 struct report_chart **credits_out);
 
 struct out_doc;
 
