@@ -6,6 +6,7 @@
 #                               the same under ASan/UBSan (objects under build/san/)
 #   make deps                   install the Debian packages the build and tests need
 #   make install PREFIX=/usr/local DESTDIR=
+#   make reports                regenerate the example report in reports/ (committed)
 #   make perf                   the benchmarks under tests/perf
 #   make fuzz FUZZ_SECONDS=60   libFuzzer on the parsers (clang; build/fuzz/)
 #   make fmt                    clang-format the sources
@@ -61,7 +62,7 @@ UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%.o)
 EMBED_IN  := sql/schema.sql $(sort $(wildcard sql/seed/*.sql)) pricing/snapshot.csv
 
 .PHONY: all test unit e2e deps install uninstall clean perf fmt help check-deps \
-        fuzz fuzz-build lint man
+        fuzz fuzz-build lint man reports
 
 all: check-deps $(BIN)
 
@@ -187,6 +188,13 @@ $(BUILD)/ebsize.1: $(BIN)
 
 man: $(BUILD)/ebsize.1
 
+# The example report, from the embedded data only: a fresh database in a
+# temporary directory, one region.  The result is committed.
+reports: all
+	@tmp=$$(mktemp -d) && rm -f reports/*.svg reports/index.html && \
+	  $(abspath $(BIN)) -q --db $$tmp/reports.db --region us-east-1 report -o reports; \
+	  rc=$$?; rm -rf $$tmp; exit $$rc
+
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ebsize
@@ -205,6 +213,6 @@ clean:
 	rm -rf build ebsize
 
 help:
-	@sed -n 's/^#   //p;s/^#  //p' Makefile | head -12
+	@sed -n 's/^#   //p;s/^#  //p' Makefile | head -15
 
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)

@@ -12,6 +12,7 @@
 #include "ebsize/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,7 @@ static const struct cmd *const commands[] = {
 	&cmd_help_def,
 	&cmd_instances_def,
 	&cmd_pricing_def,
+	&cmd_report_def,
 	&cmd_scan_def,
 	&cmd_version_def,
 	NULL
@@ -313,6 +315,34 @@ int cli_parse_types(const char *cmd, const char *opt, const char *val,
 	if (!any)
 		return msg_usage_error(cmd, "--%s needs at least one type", opt), -1;
 	return 0;
+}
+
+int cli_parse_sizes(const char *cmd, const char *opt, const char *list,
+		    void *target)
+{
+	struct cli_sizes *sz = target;
+	char *copy = xstrdup(list), *s = copy;
+	int rc = 0;
+
+	sz->n = 0;
+	while (s && !rc) {
+		char *comma = strchr(s, ',');
+		double gib;
+
+		if (comma)
+			*comma = '\0';
+		if (sz->n == CLI_MAX_SIZES || opt_parse_quantity(s, OPT_UNIT_GIB, &gib) ||
+		    gib < 1 || gib > 65536 || gib != floor(gib))
+			rc = -1;
+		else
+			sz->v[sz->n++] = (long)gib;
+		s = comma ? comma + 1 : NULL;
+	}
+	free(copy);
+	if (rc)
+		msg_usage_error(cmd, "--%s must be up to %d sizes of 1 to 65536 GiB (such as 500,1TiB), not '%s'",
+				opt, CLI_MAX_SIZES, list);
+	return rc;
 }
 
 int cli_parse_type(const char *cmd, const char *opt, const char *val,

@@ -48,9 +48,14 @@ static void synopsis_of(const struct cmd *c, struct sbuf *sb)
 				continue;
 			if (sb->len)
 				sbuf_addstr(sb, " ");
-			sbuf_addf(sb, "%s--%s%s%s%s%s", req ? "" : "[", o->name,
-				  o->metavar ? " " : "", o->metavar ? o->metavar : "",
-				  req ? "" : "]", o->kind == OPT_LIST ? "..." : "");
+			if (o->short_name)
+				sbuf_addf(sb, "%s-%c%s%s%s%s", req ? "" : "[", o->short_name,
+					  o->metavar ? " " : "", o->metavar ? o->metavar : "",
+					  req ? "" : "]", o->kind == OPT_LIST ? "..." : "");
+			else
+				sbuf_addf(sb, "%s--%s%s%s%s%s", req ? "" : "[", o->name,
+					  o->metavar ? " " : "", o->metavar ? o->metavar : "",
+					  req ? "" : "]", o->kind == OPT_LIST ? "..." : "");
 		}
 	}
 	if (c->operands)

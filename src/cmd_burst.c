@@ -14,6 +14,7 @@
 #include "ebsize/burst.h"
 #include "ebsize/cli.h"
 #include "ebsize/msg.h"
+#include "ebsize/report.h"
 #include "ebsize/util.h"
 
 #define PROFILE_CAP (1 << 20)
@@ -29,6 +30,7 @@ struct args {
 	int have_idle;
 	const char *credits;
 	int timeline;
+	const char *svg_dir;
 };
 
 static const char *const bucket_types[] = { "gp2", "st1", "sc1", NULL };
@@ -72,6 +74,10 @@ static const struct opt burst_opts[] = {
 	{ "timeline", 0, OPT_FLAG, A(timeline), NULL,
 	  "print the per-second series instead, as CSV unless\n"
 	  "--format json|md: t_s,demand,delivered,credits,credits_pct" },
+	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
+	  "also chart the run as DIR/burst.svg (delivered against\n"
+	  "demand) and DIR/burst-credits.svg (--format md links them)",
+	  .flags = OPT_DIRNAME },
 	{ NULL }
 };
 
@@ -210,6 +216,24 @@ static void add_summary(struct out_doc *doc, const struct args *a,
 	}
 }
 
+/* --svg-dir: the run as two chart files, linked from the Markdown
+ * (doc NULL with --timeline: the files only). */
+static int add_svg(struct out_doc *doc, const char *dir, const struct bucket *b,
+		   const struct burst_profile *p, double credits)
+{
+	struct report_chart *c[2];
+	char err[EBS_ERRLEN];
+	int rc;
+
+	report_charts_burst("burst", b, p, credits, &c[0], &c[1]);
+	rc = report_svg_dir(doc, dir, c, 2, err);
+	if (rc)
+		msg_error("%s", err);
+	report_chart_free(c[0]);
+	report_chart_free(c[1]);
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int run(struct cli_ctx *ctx, void *args)
 {
 	const struct args *a = args;
@@ -242,6 +266,8 @@ static int run(struct cli_ctx *ctx, void *args)
 		p.n = 1;
 		p.repeat = 1;
 	}
+	if (a->timeline && a->svg_dir && (rc = add_svg(NULL, a->svg_dir, &b, &p, credits)))
+		goto out;
 	if (a->timeline) {
 		tl.capacity = b.capacity;
 		tl.s = out_stream_begin(stdout, ctx->format, "timeline", timeline_keys,
@@ -256,9 +282,12 @@ static int run(struct cli_ctx *ctx, void *args)
 		burst_simulate(&b, &p, credits, NULL, NULL, &r);
 		doc = out_doc_new();
 		add_summary(doc, a, &b, &r, &p);
-		rc = cli_render(ctx, doc);
+		rc = a->svg_dir ? add_svg(doc, a->svg_dir, &b, &p, credits) : EXIT_OK;
+		if (!rc)
+			rc = cli_render(ctx, doc);
 		out_doc_free(doc);
 	}
+out:
 	if (a->profile_file)
 		burst_profile_release(&p);
 	return rc;
@@ -270,7 +299,7 @@ const struct cmd cmd_burst_def = {
 	.args_size = sizeof(struct args),
 	.summary = "simulate a gp2/st1/sc1 credit bucket second by second",
 	.synopsis = "--size GIB [--type gp2|st1|sc1] (--load RATE [--duration S] | --profile FILE)"
-		    " [--idle S | --credits PCT%|N] [--timeline]",
+		    " [--idle S | --credits PCT%|N] [--timeline] [--svg-dir DIR]",
 	.description =
 		"Simulate a volume's credit bucket second by second: gp2 I/O credits\n"
 		"(RATE in IOPS) or st1/sc1 throughput credits (RATE in MiB/s).  Reports\n"

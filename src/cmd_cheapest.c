@@ -13,6 +13,7 @@
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/msg.h"
+#include "ebsize/report.h"
 #include "ebsize/solver.h"
 #include "ebsize/util.h"
 
@@ -25,6 +26,7 @@ struct args {
 	int want[VT_COUNT];
 	long max_stripe;
 	long top;
+	const char *svg_dir;
 };
 
 /* Parse "P:S[/T]" into the need's peak fields; usage error on failure. */
@@ -90,6 +92,9 @@ static const struct opt cheapest_opts[] = {
 	  .min = 1, .max = 1000, .def = "10" },
 	{ "as-of", 0, OPT_DATE, A(as_of), "DATE",
 	  "use the volume rules and prices in force on DATE" },
+	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
+	  "also chart the options as DIR/cheapest-cost.svg\n"
+	  "(--format md links it)", .flags = OPT_DIRNAME },
 	{ NULL }
 };
 
@@ -478,6 +483,21 @@ static int nearest(const struct inputs *x, const struct need *nd,
 	return 1;
 }
 
+/* --svg-dir: the options shown as a chart file, linked from the Markdown. */
+static int add_svg(struct out_doc *doc, const char *dir,
+		   const struct solver_result *r, size_t top)
+{
+	struct report_chart *c = report_chart_cheapest("cheapest-cost", r->opts,
+						       r->n < top ? r->n : top);
+	char err[EBS_ERRLEN];
+	int rc = report_svg_dir(doc, dir, &c, 1, err);
+
+	if (rc)
+		msg_error("%s", err);
+	report_chart_free(c);
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int run(struct cli_ctx *ctx, void *args)
 {
 	const struct args *a = args;
@@ -511,6 +531,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	if (r.n > (size_t)a->top)
 		out_note(doc, "%zu more option%s; --top %zu shows all", r.n - (size_t)a->top,
 			 r.n - (size_t)a->top == 1 ? "" : "s", r.n);
+	if (a->svg_dir && r.n && (rc = add_svg(doc, a->svg_dir, &r, (size_t)a->top)))
+		goto out;
 	rc = cli_render(ctx, doc);
 	if (!rc && !r.n) {
 		msg_error("no volume set meets the need%s%s", a->instance ? " on " : "",

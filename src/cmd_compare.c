@@ -12,54 +12,21 @@
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/msg.h"
+#include "ebsize/report.h"
 #include "ebsize/util.h"
 
-#define MAX_SIZES 64
-
-struct sizes {
-	long v[MAX_SIZES];
-	size_t n;
-};
-
 struct args {
-	struct sizes sizes;
+	struct cli_sizes sizes;
 	long iops;
 	int want[VT_COUNT];
+	const char *svg_dir;
 };
-
-static int parse_sizes(const char *cmd, const char *opt, const char *list,
-		       void *target)
-{
-	struct sizes *sz = target;
-	char *copy = xstrdup(list), *s = copy;
-	int rc = 0;
-
-	sz->n = 0;
-	while (s && !rc) {
-		char *comma = strchr(s, ',');
-
-		if (comma)
-			*comma = '\0';
-		double gib;
-
-		if (sz->n == MAX_SIZES || opt_parse_quantity(s, OPT_UNIT_GIB, &gib) ||
-		    gib < 1 || gib > 65536 || gib != floor(gib))
-			rc = msg_usage_error(cmd, "--%s must be up to %d sizes of 1 to 65536 GiB (such as 500,1TiB), not '%s'",
-					     opt, MAX_SIZES, list);
-		else
-			sz->v[sz->n] = (long)gib;
-		sz->n++;
-		s = comma ? comma + 1 : NULL;
-	}
-	free(copy);
-	return rc ? -1 : 0;
-}
 
 #define A(f) offsetof(struct args, f)
 
 static const struct opt compare_opts[] = {
 	{ "sizes", 0, OPT_FUNC, A(sizes), "LIST", "GiB, comma-separated",
-	  .parse = parse_sizes, .def = "50,100,170,334,500,1000,2000" },
+	  .parse = cli_parse_sizes, .def = "50,100,170,334,500,1000,2000" },
 	{ "iops", 0, OPT_INT, A(iops), "N",
 	  "the workload's IOPS: when the gp2 cliff comes, and the\n"
 	  "IOPS the other types get (default 3000, the gp2 burst)",
@@ -67,6 +34,9 @@ static const struct opt compare_opts[] = {
 	{ "types", 0, OPT_FUNC, A(want), "LIST",
 	  "types to show (default gp2,gp3; gp2 is always the reference)",
 	  .parse = cli_parse_types, .choices = cli_type_names, .def = "gp2,gp3" },
+	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
+	  "also chart the costs as DIR/compare-cost.svg (--format md\n"
+	  "links it)", .flags = OPT_DIRNAME },
 	{ NULL }
 };
 
@@ -77,44 +47,6 @@ static int check(struct cli_ctx *ctx, void *args)
 	(void)ctx;
 	a->want[VT_GP2] = 1;
 	return EXIT_OK;
-}
-
-/*
- * The configuration of type t that is never slower than the gp2 of `size`
- * under `iops`: gp3 by model_gp3_like_gp2 with at least `iops`, io1/io2
- * with the same IOPS (size raised to their IOPS-per-GiB rule), HDD and
- * standard at the same size.  lims holds every type's rules.
- */
-static void equivalent(enum vol_type t, long size, long iops,
-		       const struct volume_limits *lims, struct vol_config *cfg)
-{
-	const struct volume_limits *lim = &lims[t];
-	struct vol_config gp3;
-
-	model_gp3_like_gp2(&lims[VT_GP3], size, &gp3);
-	if (gp3.iops < iops)
-		gp3.iops = iops;
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->type = t;
-	cfg->size_gib = size;
-	cfg->count = 1;
-	if (t == VT_GP2)
-		return;
-	if (t == VT_GP3) {
-		*cfg = gp3;
-		if (cfg->size_gib < (long)ceil((double)cfg->iops / lim->max_iops_per_gib))
-			cfg->size_gib = (long)ceil((double)cfg->iops / lim->max_iops_per_gib);
-		return;
-	}
-	if (t == VT_IO1 || t == VT_IO2) {
-		cfg->iops = gp3.iops;
-		if ((double)cfg->iops > lim->max_iops_per_gib * (double)size)
-			cfg->size_gib = (long)ceil((double)cfg->iops / lim->max_iops_per_gib);
-	}
-	if (cfg->size_gib < lim->min_size_gib)
-		cfg->size_gib = lim->min_size_gib;
-	if (cfg->size_gib > lim->max_size_gib)
-		cfg->size_gib = lim->max_size_gib;
 }
 
 static void add_row(struct out_table *t, long size, const struct vol_config *cfg,
@@ -148,8 +80,24 @@ static void add_row(struct out_table *t, long size, const struct vol_config *cfg
 	out_num(t, gp2_total > 0 ? (gp2_total - cost->total) / gp2_total * 100 : 0);
 }
 
+/* --svg-dir: the rows as a chart file, linked from the Markdown. */
+static int add_svg(struct out_doc *doc, const char *dir, const char *region,
+		   const struct report_compare_row *rows, size_t n)
+{
+	struct report_chart *c = report_chart_compare("compare-cost", region, rows, n);
+	char err[EBS_ERRLEN];
+	int rc = report_svg_dir(doc, dir, &c, 1, err);
+
+	if (rc)
+		msg_error("%s", err);
+	report_chart_free(c);
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int run(struct cli_ctx *ctx, void *args)
 {
+	struct report_compare_row rows[CLI_MAX_SIZES * VT_COUNT];
+	size_t nrows = 0;
 	const struct args *a = args;
 	struct volume_limits lim[VT_COUNT];
 	struct price_set ps;
@@ -196,7 +144,7 @@ static int run(struct cli_ctx *ctx, void *args)
 
 			if (!a->want[ty])
 				continue;
-			equivalent((enum vol_type)ty, a->sizes.v[i], a->iops, lim, &cfg);
+			model_like_gp2((enum vol_type)ty, a->sizes.v[i], a->iops, lim, &cfg);
 			if (model_validate(&lim[ty], &cfg, NULL, NULL, 0) ||
 			    model_cost(&ps.type[ty], &cfg, &c)) {
 				out_note(doc, "no legal %s matches gp2 %ld GiB", model_type_name(ty),
@@ -205,11 +153,14 @@ static int run(struct cli_ctx *ctx, void *args)
 			}
 			model_perf(&cfg, &pf);
 			add_row(t, a->sizes.v[i], &cfg, &c, &pf, a->iops, gp2_cost.total);
+			rows[nrows++] = (struct report_compare_row){ a->sizes.v[i], cfg.type, c.total };
 		}
 	}
 	out_note(doc, "prices: %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
 		 ctx->region, ps.snapshot_id, ps.source, ps.as_of, a->iops);
-	rc = cli_render(ctx, doc);
+	rc = a->svg_dir ? add_svg(doc, a->svg_dir, ctx->region, rows, nrows) : EXIT_OK;
+	if (!rc)
+		rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;
 }

@@ -400,6 +400,38 @@ void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
 	out->throughput_mibps = size_gib > 170 ? 250 : (long)gp3->included_mibps;
 }
 
+void model_like_gp2(enum vol_type t, long size_gib, long load_iops,
+		    const struct volume_limits *lims, struct vol_config *out)
+{
+	const struct volume_limits *lim = &lims[t];
+	struct vol_config gp3;
+
+	model_gp3_like_gp2(&lims[VT_GP3], size_gib, &gp3);
+	if (gp3.iops < load_iops)
+		gp3.iops = load_iops;
+	memset(out, 0, sizeof(*out));
+	out->type = t;
+	out->size_gib = size_gib;
+	out->count = 1;
+	if (t == VT_GP2)
+		return;
+	if (t == VT_GP3) {
+		*out = gp3;
+		if (out->size_gib < (long)ceil((double)out->iops / lim->max_iops_per_gib))
+			out->size_gib = (long)ceil((double)out->iops / lim->max_iops_per_gib);
+		return;
+	}
+	if (t == VT_IO1 || t == VT_IO2) {
+		out->iops = gp3.iops;
+		if ((double)out->iops > lim->max_iops_per_gib * (double)size_gib)
+			out->size_gib = (long)ceil((double)out->iops / lim->max_iops_per_gib);
+	}
+	if (out->size_gib < lim->min_size_gib)
+		out->size_gib = lim->min_size_gib;
+	if (out->size_gib > lim->max_size_gib)
+		out->size_gib = lim->max_size_gib;
+}
+
 long model_gp3_min_size(const struct volume_limits *gp3, long iops)
 {
 	long need = gp3->max_iops_per_gib > 0 ?

@@ -441,7 +441,9 @@ static int check_required(const char *cmd, const struct opt *opts,
 	for (const struct opt *o = opts; o && o->name; o++) {
 		if (!(o->flags & OPT_REQUIRED) || (seen->bits >> (o - opts) & 1))
 			continue;
-		if (o->missing) {
+		if (o->missing && o->short_name) {
+			msg_usage_error(cmd, "missing -%c %s", o->short_name, o->missing);
+		} else if (o->missing) {
 			msg_usage_error(cmd, "missing --%s %s", o->name, o->missing);
 		} else if (o->choices) {
 			opt_join_choices(o->choices, names, sizeof(names));

@@ -56,6 +56,8 @@ struct out_doc {
 	char **notes;
 	size_t nnotes, anotes;
 	int notes_key;
+	char **images;             /* alt, path, alt, path, ... */
+	size_t nimages, aimages;
 };
 
 int out_format_parse(const char *s, enum out_format *f)
@@ -102,8 +104,11 @@ void out_doc_free(struct out_doc *doc)
 		table_free(doc->t[i]);
 	for (size_t i = 0; i < doc->nnotes; i++)
 		free(doc->notes[i]);
+	for (size_t i = 0; i < doc->nimages; i++)
+		free(doc->images[i]);
 	free(doc->t);
 	free(doc->notes);
+	free(doc->images);
 	free(doc);
 }
 
@@ -148,6 +153,14 @@ void out_note(struct out_doc *doc, const char *fmt, ...)
 	va_start(ap, fmt);
 	doc->notes[doc->nnotes++] = xvstrfmt(fmt, ap);
 	va_end(ap);
+}
+
+void out_md_image(struct out_doc *doc, const char *alt, const char *path)
+{
+	xgrow((void **)&doc->images, &doc->aimages, doc->nimages + 2,
+	      sizeof(*doc->images));
+	doc->images[doc->nimages++] = xstrdup(alt);
+	doc->images[doc->nimages++] = xstrdup(path);
 }
 
 void out_json_only(struct out_table *t)
@@ -997,6 +1010,27 @@ static void render_list(const struct out_table *t, FILE *f, int md)
 	free(w);
 }
 
+/* ![alt](path): brackets in alt escaped, URL-unsafe bytes of path
+ * percent-encoded (spaces, parentheses, angle brackets, %, controls). */
+static void md_image(FILE *f, const char *alt, const char *path)
+{
+	fputs("![", f);
+	for (const char *s = alt; *s; s++) {
+		if (*s == '[' || *s == ']' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputs("](", f);
+	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
+		if (*s <= ' ' || *s == '(' || *s == ')' || *s == '<' || *s == '>' || *s == '%' ||
+		    *s == 0x7f)
+			fprintf(f, "%%%02X", *s);
+		else
+			fputc(*s, f);
+	}
+	fputs(")\n", f);
+}
+
 static void render_human(const struct out_doc *doc, FILE *f, int md)
 {
 	int blocks = 0;
@@ -1014,6 +1048,11 @@ static void render_human(const struct out_doc *doc, FILE *f, int md)
 			render_record(t, f, md);
 		else
 			render_list(t, f, md);
+	}
+	for (size_t i = 0; md && i + 1 < doc->nimages; i += 2) {
+		if (blocks++ || i)
+			fputc('\n', f);
+		md_image(f, doc->images[i], doc->images[i + 1]);
 	}
 	if (doc->nnotes)
 		fputc('\n', f);

@@ -304,18 +304,20 @@ out:
 	return rc;
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len,
-		      char *err)
+int write_file_temp(const char *path, const char *data, size_t len,
+		    char **tmp_out, char *err)
 {
 	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
 	int fd, rc = EBS_OK;
 	size_t off = 0;
 
+	*tmp_out = NULL;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = ebs_fail(err, EBS_ERR_IO, "cannot create '%s': %s", path,
 			      strerror(errno));
-		goto out;
+		free(tmp);
+		return rc;
 	}
 	while (off < len) {
 		ssize_t w = write(fd, data + off, len - off);
@@ -335,12 +337,28 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	if (close(fd) && !rc)
 		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s", path,
 			      strerror(errno));
-	if (!rc && rename(tmp, path))
+	if (rc) {
+		unlink(tmp);
+		free(tmp);
+		return rc;
+	}
+	*tmp_out = tmp;
+	return EBS_OK;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len,
+		      char *err)
+{
+	char *tmp;
+	int rc = write_file_temp(path, data, len, &tmp, err);
+
+	if (rc)
+		return rc;
+	if (rename(tmp, path)) {
 		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s", path,
 			      strerror(errno));
-	if (rc)
 		unlink(tmp);
-out:
+	}
 	free(tmp);
 	return rc;
 }

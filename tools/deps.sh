@@ -2,9 +2,11 @@
 # deps.sh - install the Debian packages ebsize needs to build and test,
 # only those missing.  Run as root (or with sudo available).
 set -e
+# chromium and python3-pil: the report tests render the page and read the
+# screenshot (tests/e2e/t6010-report-browser.sh)
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
 libxlsxwriter-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
-zsh fish"
+zsh fish chromium python3-pil"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

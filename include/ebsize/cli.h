@@ -97,6 +97,14 @@ int cli_parse_types(const char *cmd, const char *opt, const char *val,
 int cli_parse_type(const char *cmd, const char *opt, const char *val,
 		   void *target);
 extern const char *const cli_type_names[];   /* for completion */
+/* "100,500GiB,1TiB": up to CLI_MAX_SIZES whole sizes of 1 to 65536 GiB */
+#define CLI_MAX_SIZES 64
+struct cli_sizes {
+	long v[CLI_MAX_SIZES];
+	size_t n;
+};
+int cli_parse_sizes(const char *cmd, const char *opt, const char *val,
+		    void *target);
 
 /* src/cli_doc.c: help, man page, completion */
 void cli_doc_usage(FILE *f);                 /* `ebsize -h` */
@@ -115,6 +123,7 @@ extern const struct cmd cmd_cost_def;
 extern const struct cmd cmd_db_def;
 extern const struct cmd cmd_instances_def;
 extern const struct cmd cmd_pricing_def;
+extern const struct cmd cmd_report_def;
 extern const struct cmd cmd_scan_def;
 
 #endif

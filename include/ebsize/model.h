@@ -195,6 +195,17 @@ int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
 		       double need_iops, double need_mibps,
 		       struct vol_config *out);
 
+/*
+ * The configuration of type t that is never slower than the gp2 of
+ * size_gib under load_iops (the rule of `ebsize compare` and the report's
+ * cost curves): gp3 by model_gp3_like_gp2 with at least load_iops, its
+ * size raised to carry them; io1/io2 with the same IOPS, the size raised to
+ * their IOPS-per-GiB rule; the other types at the same size; every size
+ * clamped to the type's range.  lims holds the rules of t and of gp3.
+ */
+void model_like_gp2(enum vol_type t, long size_gib, long load_iops,
+		    const struct volume_limits *lims, struct vol_config *out);
+
 /* Smallest gp3 size (GiB) that may carry iops (T3: 500 IOPS per GiB). */
 long model_gp3_min_size(const struct volume_limits *gp3, long iops);
 

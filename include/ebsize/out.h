@@ -90,6 +90,12 @@ typedef void (*out_fill_fn)(struct out_table *t, size_t row, void *arg);
 void out_rows_on_demand(struct out_table *t, size_t nrows, out_fill_fn fill,
 			void *arg);
 
+/*
+ * A picture for the Markdown format: "![alt](path)" after the sections
+ * (the --svg-dir charts).  Other formats leave it out.
+ */
+void out_md_image(struct out_doc *doc, const char *alt, const char *path);
+
 /* Show a section only in the machine formats (JSON, CSV). */
 void out_json_only(struct out_table *t);
 /* Show a section only in the human formats (table, Markdown). */

@@ -81,6 +81,13 @@ int read_file_capped(const char *path, size_t cap, char **data, size_t *len,
  */
 int write_file_atomic(const char *path, const char *data, size_t len,
 		      char *err);
+/*
+ * Its first half, for writing several files all or nothing: data in a new
+ * temporary file beside path, fsync'd and closed; *tmp (heap) names it.
+ * The caller renames it over path or unlinks it, and frees *tmp.
+ */
+int write_file_temp(const char *path, const char *data, size_t len,
+		    char **tmp, char *err);
 
 /* Create every missing directory of path's parent (mkdir -p dirname). */
 int mkdir_parents(const char *path, char *err);

@@ -25,9 +25,9 @@ P
 pid=$!
 i=0
 until [ "$(q "SELECT count(*) FROM bench_phases WHERE run_id = 9")" = 1 ] && pgrep -P "$pid" -x fio >/dev/null; do
-	i=$((i + 1)); [ $i -gt 300 ] && break; sleep 0.1
+	i=$((i + 1)); [ $i -gt 1200 ] && break; sleep 0.1
 done
-sleep 1
+sleep 0.5   # fio of the 6 s phase runs: interrupt it inside that phase
 kill -INT "$pid" $(pgrep -P "$pid" -x fio)
 wait "$pid"
 rc=$?

@@ -23,11 +23,11 @@ P
 	pid=$!
 	i=0
 	until [ "$(q "SELECT count(*) FROM bench_phases WHERE run_id = 8 AND seq = 1")" = 1 ]; do
-		i=$((i + 1)); [ $i -gt 300 ] && break; sleep 0.1
+		i=$((i + 1)); [ $i -gt 1200 ] && break; sleep 0.1
 	done
 	child=""
 	i=0
-	while [ -z "$child" ] && [ $i -lt 100 ]; do
+	while [ -z "$child" ] && [ $i -lt 600 ]; do
 		child=$(pgrep -P "$pid" -x fio)
 		i=$((i + 1)); sleep 0.1
 	done

@@ -72,6 +72,8 @@ int main(void)
 	test_scan();
 	test_cli();
 	test_scan_fleet();
+	test_svg();
+	test_report();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

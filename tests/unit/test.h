@@ -39,5 +39,7 @@ void test_burst(void);
 void test_scan(void);
 void test_cli(void);
 void test_scan_fleet(void);
+void test_svg(void);
+void test_report(void);
 
 #endif

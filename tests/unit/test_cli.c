@@ -215,7 +215,10 @@ static void check_table(const struct cmd *c, const char *path)
 
 			if (o->flags & OPT_HIDDEN)
 				continue;
-			xsnprintf(word, sizeof(word), "--%s", o->name);
+			if (o->short_name)
+				xsnprintf(word, sizeof(word), "-%c", o->short_name);
+			else
+				xsnprintf(word, sizeof(word), "--%s", o->name);
 			CHECK(strstr(syn.buf, word) != NULL,
 			      "%s: the synopsis names %s", path, word);
 		}
