@@ -2,13 +2,12 @@
  * inventory_parse.c - describe-volumes (streamed), kubectl PV/StorageClass,
  * CloudWatch get-metric-data and usage CSV: bytes in, structs out.
  *
- * describe-volumes files reach 100,000+ volumes (50+ MB).  Instead of one
- * cJSON tree for the whole document (about 7x the file in memory), a small
- * bracket- and string-aware scanner finds each element of Volumes[] and
- * cJSON parses that byte range alone, allocating from an arena that is
- * reset per element.  cJSON's hooks are process-global, so the arena is
- * installed only for the duration of inventory_each_volume (not thread
- * safe).  The other inputs are small and parsed whole.
+ * describe-volumes files reach 1,000,000 volumes (500+ MB).  Instead of
+ * one cJSON tree for the whole document (about 7x the file in memory),
+ * cJSON parses one element of Volumes[] at a time, finding its end itself,
+ * allocating from an arena that is recycled per element (json_walk.c).
+ * CloudWatch data is streamed the same way (metrics_parse.c); Kubernetes
+ * objects and the usage CSV are small and parsed whole.
  *
  * This file does no I/O and prints nothing; it does not price or judge.
  */
@@ -27,6 +26,7 @@
 
 #include "ebsize/csv.h"
 #include "ebsize/util.h"
+#include "json_walk.h"
 
 /* ------------------------------------------------------------ warnings */
 
@@ -91,160 +91,34 @@ int inventory_valid_volume_id(const char *s)
 	return n == 8 || n == 17;
 }
 
-/* ------------------------------------------------------------ scanner */
-
-static const char *skip_ws(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/*
- * p at an opening quote: return the byte after the closing quote, or NULL
- * at an unterminated string or a raw control character (invalid JSON).
- * *fail gets the offending position.
- */
-static const char *skip_string(const char *p, const char *end,
-			       const char **fail)
-{
-	for (p++; p < end; p++) {
-		if (*p == '"')
-			return p + 1;
-		if ((unsigned char)*p < 0x20)
-			break;
-		if (*p == '\\' && ++p >= end)
-			break;
-	}
-	*fail = p < end ? p : end;
-	return NULL;
-}
-
-/*
- * Structural skip of one JSON value starting at p (no validation beyond
- * strings and nesting; cJSON validates the range afterwards).  Returns the
- * byte after it, or NULL with *fail set.
- */
-static const char *skip_value(const char *p, const char *end,
-			      const char **fail)
-{
-	size_t depth = 0;
-
-	if (p >= end) {
-		*fail = end;
-		return NULL;
-	}
-	if (*p != '{' && *p != '[') {
-		if (*p == '"')
-			return skip_string(p, end, fail);
-		while (p < end && !strchr(",}] \t\r\n", *p))
-			p++;
-		return p;
-	}
-	while (p < end) {
-		if (*p == '"') {
-			if (!(p = skip_string(p, end, fail)))
-				return NULL;
-			continue;
-		}
-		if (*p == '{' || *p == '[') {
-			depth++;
-		} else if (*p == '}' || *p == ']') {
-			if (--depth == 0)
-				return p + 1;
-		}
-		p++;
-	}
-	*fail = end;
-	return NULL;
-}
-
-/* Key at p (a string without escapes) equals want? */
-static int key_is(const char *p, const char *kend, const char *want)
-{
-	size_t n = strlen(want);
-
-	return (size_t)(kend - p) == n + 2 && !memcmp(p + 1, want, n);
-}
+/* ------------------------------------------------------------ detect */
 
 enum inv_kind inventory_detect(const char *buf, size_t len)
 {
-	const char *end = buf + len, *p = skip_ws(buf, end), *k, *fail;
+	const char *end = buf + len, *p = json_skip_ws(buf, end), *k, *fail;
 
 	if (p >= end || *p != '{')
 		return INV_UNKNOWN;
-	for (p = skip_ws(p + 1, end); p < end && *p == '"';) {
-		if (!(k = skip_string(p, end, &fail)))
+	for (p = json_skip_ws(p + 1, end); p < end && *p == '"';) {
+		if (!(k = json_skip_string(p, end, &fail)))
 			return INV_UNKNOWN;
-		if (key_is(p, k, "Volumes"))
+		if (json_key_is(p, k, "Volumes"))
 			return INV_VOLUMES;
-		if (key_is(p, k, "MetricDataResults"))
+		if (json_key_is(p, k, "MetricDataResults"))
 			return INV_METRICS;
-		if (key_is(p, k, "apiVersion") || key_is(p, k, "kind") ||
-		    key_is(p, k, "items"))
+		if (json_key_is(p, k, "apiVersion") || json_key_is(p, k, "kind") ||
+		    json_key_is(p, k, "items"))
 			return INV_K8S;
-		p = skip_ws(k, end);
+		p = json_skip_ws(k, end);
 		if (p >= end || *p != ':')
 			return INV_UNKNOWN;
-		if (!(p = skip_value(skip_ws(p + 1, end), end, &fail)))
+		if (!(p = json_skip_value(json_skip_ws(p + 1, end), end, &fail)))
 			return INV_UNKNOWN;
-		p = skip_ws(p, end);
+		p = json_skip_ws(p, end);
 		if (p < end && *p == ',')
-			p = skip_ws(p + 1, end);
+			p = json_skip_ws(p + 1, end);
 	}
 	return INV_UNKNOWN;
-}
-
-/* ------------------------------------------------------------ arena */
-
-/*
- * A bump allocator for cJSON while one volume element is parsed: blocks of
- * 64 KiB (or one block per oversized request), reset after each element.
- * Frees are no-ops; arena_reset keeps the first block.
- */
-struct arena_block {
-	struct arena_block *next;
-	size_t size, used;
-	max_align_t data[];
-};
-
-static struct arena_block *arena_head;
-
-static void *arena_alloc(size_t n)
-{
-	struct arena_block *b = arena_head;
-	size_t a = sizeof(max_align_t);
-
-	n = (n + a - 1) / a * a;
-	if (!b || b->size - b->used < n) {
-		size_t size = n > 65536 ? n : 65536;
-
-		b = xmalloc(sizeof(*b) + size);
-		b->size = size;
-		b->used = 0;
-		b->next = arena_head;
-		arena_head = b;
-	}
-	b->used += n;
-	return (char *)b->data + b->used - n;
-}
-
-static void arena_free(void *p)
-{
-	(void)p;
-}
-
-/* Drop every block but the oldest; all == 1 drops that one too. */
-static void arena_reset(int all)
-{
-	while (arena_head && (all || arena_head->next)) {
-		struct arena_block *next = arena_head->next;
-
-		free(arena_head);
-		arena_head = next;
-	}
-	if (arena_head)
-		arena_head->used = 0;
 }
 
 /* ------------------------------------------------------------ volumes */
@@ -423,116 +297,117 @@ static int parse_fail(struct vol_walk *w, const char *at, const char *what)
 			w->name, line_at(w, at), what);
 }
 
-/* Parse the element at [p, e) and hand it to the callback. */
-static int one_volume(struct vol_walk *w, const char *p, const char *e,
-		      size_t index)
+/*
+ * Parse the element at p (cJSON finds its end: no second pass over the
+ * bytes), hand it to the callback, and leave *e after it.
+ */
+static int one_volume(struct vol_walk *w, const char *p, const char *end,
+		      size_t index, const char **e)
 {
 	struct inv_volume v;
-	const char *stop = NULL;
 	cJSON *o;
-	int rc;
 
-	if ((size_t)(e - p) > INV_VOLUME_CAP)
+	o = json_arena_parse(p, end, e);
+	if (!o && json_arena_over())
 		return ebs_fail(w->err, EBS_ERR_TOO_BIG,
 				"cannot parse '%s': line %zu: volume record over %zu bytes",
 				w->name, line_at(w, p), INV_VOLUME_CAP);
-	arena_reset(0);
-	o = cJSON_ParseWithLengthOpts(p, (size_t)(e - p), &stop, 0);
-	if (!o)
-		return parse_fail(w, stop && stop >= p && stop <= e ? stop : p,
-				  "invalid JSON in a volume record");
+	if (!o) {
+		const char *fail;
+
+		/* where a string or bracket runs away, say so: that line is
+		 * the one to fix (cJSON would stop further on) */
+		if (!json_skip_value(p, end, &fail))
+			return parse_fail(w, fail, "unterminated string or value");
+		return parse_fail(w, *e, "invalid JSON in a volume record");
+	}
 	if (!cJSON_IsObject(o))
 		return parse_fail(w, p, "expected an object in \"Volumes\"");
 	memset(&v, 0, sizeof(v));
 	volume_from_json(w, o, &v);
 	v.index = index;
 	v.line = line_at(w, p);
-	v.end_offset = (size_t)(e - w->buf);
-	rc = w->fn(&v, w->arg);
-	return rc;
+	v.end_offset = (size_t)(*e - w->buf);
+	return w->fn(&v, w->arg);
 }
 
 /* p at '[' of Volumes: walk its elements.  *after gets the byte after ']'. */
 static int walk_array(struct vol_walk *w, const char *p, const char *end,
 		      const char **after)
 {
-	const char *e, *fail = NULL;
+	const char *e;
 	size_t index = 0;
 	int rc;
 
 	if (p >= end || *p != '[')
 		return parse_fail(w, p, "\"Volumes\" is not an array");
-	p = skip_ws(p + 1, end);
+	p = json_skip_ws(p + 1, end);
 	if (p < end && *p == ']') {
 		*after = p + 1;
 		return 0;
 	}
 	for (;;) {
-		if (!(e = skip_value(p, end, &fail)))
-			return parse_fail(w, fail, "unterminated string or value");
-		if ((rc = one_volume(w, p, e, index++)))
+		if ((rc = one_volume(w, p, end, index++, &e)))
 			return rc;
-		p = skip_ws(e, end);
+		p = json_skip_ws(e, end);
 		if (p < end && *p == ']') {
 			*after = p + 1;
 			return 0;
 		}
 		if (p >= end || *p != ',')
 			return parse_fail(w, p, "expected ',' or ']' in \"Volumes\"");
-		p = skip_ws(p + 1, end);
+		p = json_skip_ws(p + 1, end);
 	}
 }
 
 /* Validate a member value other than Volumes with cJSON (small). */
 static int check_value(struct vol_walk *w, const char *p, const char *e)
 {
-	const char *stop = NULL;
-	cJSON *o;
+	const char *stop;
 
-	arena_reset(0);
-	o = cJSON_ParseWithLengthOpts(p, (size_t)(e - p), &stop, 0);
-	if (!o)
-		return parse_fail(w, stop ? stop : p, "invalid JSON");
+	if (!json_arena_parse(p, e, &stop))
+		return parse_fail(w, stop, json_arena_over() ?
+				  "value too large" : "invalid JSON");
 	return 0;
 }
 
 /* The top-level object: find Volumes, validate the rest. */
 static int walk_top(struct vol_walk *w, size_t len)
 {
-	const char *end = w->buf + len, *p = skip_ws(w->buf, end), *k, *e;
+	const char *end = w->buf + len, *p = json_skip_ws(w->buf, end), *k, *e;
 	const char *fail = NULL;
 	int seen = 0, rc;
 
 	if (p >= end || *p != '{')
 		return parse_fail(w, p, "expected a JSON object");
-	p = skip_ws(p + 1, end);
+	p = json_skip_ws(p + 1, end);
 	while (p < end && *p != '}') {
-		if (*p != '"' || !(k = skip_string(p, end, &fail)))
+		if (*p != '"' || !(k = json_skip_string(p, end, &fail)))
 			return parse_fail(w, fail ? fail : p, "expected a member name");
-		e = skip_ws(k, end);
+		e = json_skip_ws(k, end);
 		if (e >= end || *e != ':')
 			return parse_fail(w, e, "expected ':'");
-		e = skip_ws(e + 1, end);
-		if (key_is(p, k, "Volumes")) {
+		e = json_skip_ws(e + 1, end);
+		if (json_key_is(p, k, "Volumes")) {
 			seen = 1;
 			if ((rc = walk_array(w, e, end, &p)))
 				return rc;
 		} else {
-			if (!(p = skip_value(e, end, &fail)))
+			if (!(p = json_skip_value(e, end, &fail)))
 				return parse_fail(w, fail, "unterminated string or value");
 			if ((rc = check_value(w, e, p)))
 				return rc;
 		}
-		p = skip_ws(p, end);
+		p = json_skip_ws(p, end);
 		if (p < end && *p == ',')
-			p = skip_ws(p + 1, end);
+			p = json_skip_ws(p + 1, end);
 		else if (p < end && *p != '}')
 			return parse_fail(w, p, "expected ',' or '}'");
 	}
 	if (p >= end)
 		return parse_fail(w, end, "unexpected end of file");
-	if (skip_ws(p + 1, end) != end)
-		return parse_fail(w, skip_ws(p + 1, end), "text after the JSON document");
+	if (json_skip_ws(p + 1, end) != end)
+		return parse_fail(w, json_skip_ws(p + 1, end), "text after the JSON document");
 	if (!seen)
 		return ebs_fail(w->err, EBS_ERR_PARSE,
 				"cannot parse '%s': no \"Volumes\" array", w->name);
@@ -543,13 +418,12 @@ int inventory_each_volume(const char *name, const char *buf, size_t len,
 			  inv_volume_fn fn, void *arg, char *err)
 {
 	struct vol_walk w = { name, buf, fn, arg, err, buf, 1, { { 0 } }, "" };
-	cJSON_Hooks arena = { arena_alloc, arena_free };
 	int rc;
 
-	cJSON_InitHooks(&arena);
+	/* cJSON needs roughly 10x a record's bytes; the cap bounds that */
+	json_arena_begin(16 * INV_VOLUME_CAP);
 	rc = walk_top(&w, len);
-	cJSON_InitHooks(NULL);
-	arena_reset(1);
+	json_arena_end();
 	return rc;
 }
 
@@ -815,282 +689,6 @@ void inv_k8s_release(struct inv_k8s *k)
 	free(k->sc);
 	free(k->pv);
 	memset(k, 0, sizeof(*k));
-}
-
-/* ------------------------------------------------------------ CloudWatch */
-
-static const struct {
-	const char *name, *abbr, *stat;
-} metrics[IM_COUNT] = {
-	/* T15 [S6, C1]: AWS/EBS metrics, dimension VolumeId */
-	[IM_READ_OPS] = { "VolumeReadOps", "rops", "Sum" },
-	[IM_WRITE_OPS] = { "VolumeWriteOps", "wops", "Sum" },
-	[IM_READ_BYTES] = { "VolumeReadBytes", "rbytes", "Sum" },
-	[IM_WRITE_BYTES] = { "VolumeWriteBytes", "wbytes", "Sum" },
-	[IM_BURST_BALANCE] = { "BurstBalance", "burst", "Minimum" },
-	[IM_IOPS_EXCEEDED] = { "VolumeIOPSExceededCheck", "iopsx", "Maximum" },
-	[IM_TPUT_EXCEEDED] = { "VolumeThroughputExceededCheck", "tputx", "Maximum" },
-};
-
-const char *inventory_metric_name(enum inv_metric m)
-{
-	return (unsigned)m < IM_COUNT ? metrics[m].name : NULL;
-}
-
-const char *inventory_metric_abbr(enum inv_metric m)
-{
-	return (unsigned)m < IM_COUNT ? metrics[m].abbr : NULL;
-}
-
-char *inventory_metric_queries(const char *const *ids, size_t n,
-			       long period_s)
-{
-	cJSON *arr = cJSON_CreateArray();
-	char *out;
-
-	for (size_t i = 0; i < n; i++) {
-		for (int m = 0; m < IM_COUNT; m++) {
-			cJSON *q = cJSON_CreateObject(), *stat, *metric, *dims, *d;
-			char id[64], label[96];
-
-			/* Id: ^[a-z][a-zA-Z0-9_]*$ -> rops_300_vol_0abc... */
-			xsnprintf(id, sizeof(id), "%s_%ld_vol_%s", metrics[m].abbr,
-				  period_s, ids[i] + 4);
-			xsnprintf(label, sizeof(label), "%s %s %ld", ids[i],
-				  metrics[m].name, period_s);
-			cJSON_AddStringToObject(q, "Id", id);
-			stat = cJSON_AddObjectToObject(q, "MetricStat");
-			metric = cJSON_AddObjectToObject(stat, "Metric");
-			cJSON_AddStringToObject(metric, "Namespace", "AWS/EBS");
-			cJSON_AddStringToObject(metric, "MetricName", metrics[m].name);
-			dims = cJSON_AddArrayToObject(metric, "Dimensions");
-			d = cJSON_CreateObject();
-			cJSON_AddStringToObject(d, "Name", "VolumeId");
-			cJSON_AddStringToObject(d, "Value", ids[i]);
-			cJSON_AddItemToArray(dims, d);
-			cJSON_AddNumberToObject(stat, "Period", (double)period_s);
-			cJSON_AddStringToObject(stat, "Stat", metrics[m].stat);
-			cJSON_AddStringToObject(q, "Label", label);
-			cJSON_AddBoolToObject(q, "ReturnData", 1);
-			cJSON_AddItemToArray(arr, q);
-		}
-	}
-	out = cJSON_Print(arr);
-	cJSON_Delete(arr);
-	return out;
-}
-
-/* Metric by its abbreviation or AWS name; IM_COUNT when unknown. */
-static enum inv_metric metric_lookup(const char *s, size_t n, int by_name)
-{
-	for (int m = 0; m < IM_COUNT; m++) {
-		const char *want = by_name ? metrics[m].name : metrics[m].abbr;
-
-		if (strlen(want) == n && !memcmp(want, s, n))
-			return (enum inv_metric)m;
-	}
-	return IM_COUNT;
-}
-
-/* "rops_300_vol_0abc..." -> volume, metric, period.  0 or -1. */
-static int parse_query_id(const char *id, struct inv_series *s)
-{
-	const char *u1 = id ? strchr(id, '_') : NULL, *u2;
-	char num[16];
-	long period;
-
-	if (!u1 || !(u2 = strchr(u1 + 1, '_')) || (size_t)(u2 - u1 - 1) >= sizeof(num))
-		return -1;
-	memcpy(num, u1 + 1, (size_t)(u2 - u1 - 1));
-	num[u2 - u1 - 1] = '\0';
-	if (parse_long_range(num, 1, 86400 * 31, &period) ||
-	    !str_starts_with(u2 + 1, "vol_"))
-		return -1;
-	s->metric = metric_lookup(id, (size_t)(u1 - id), 0);
-	xsnprintf(s->vol_id, sizeof(s->vol_id), "vol-%s", u2 + 5);
-	s->period_s = period;
-	return s->metric == IM_COUNT || !inventory_valid_volume_id(s->vol_id) ? -1 : 0;
-}
-
-/* "vol-0abc... VolumeReadOps 300" -> volume, metric, period.  0 or -1. */
-static int parse_label(const char *label, struct inv_series *s)
-{
-	const char *sp1 = label ? strchr(label, ' ') : NULL, *sp2;
-
-	if (!sp1 || !(sp2 = strchr(sp1 + 1, ' ')) ||
-	    (size_t)(sp1 - label) >= sizeof(s->vol_id))
-		return -1;
-	xsnprintf(s->vol_id, sizeof(s->vol_id), "%.*s", (int)(sp1 - label), label);
-	s->metric = metric_lookup(sp1 + 1, (size_t)(sp2 - sp1 - 1), 1);
-	if (parse_long_range(sp2 + 1, 1, 86400 * 31, &s->period_s))
-		return -1;
-	return s->metric == IM_COUNT || !inventory_valid_volume_id(s->vol_id) ? -1 : 0;
-}
-
-/*
- * ISO 8601 UTC ("2024-09-29T22:10:00+00:00", "...00.000Z", "...00Z") to
- * epoch seconds.  0 or -1.
- */
-static int parse_time(const char *s, long long *out)
-{
-	struct tm tm = { 0 };
-	int y, mo, d, h, mi, sec, off_h = 0, off_m = 0, used = 0;
-	const char *p;
-	char sign = '+';
-
-	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi,
-			 &sec, &used) != 6 || used != 19)
-		return -1;
-	p = s + used;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			;
-	if (*p == 'Z') {
-		p++;
-	} else if ((*p == '+' || *p == '-') &&
-		   sscanf(p + 1, "%2d:%2d%n", &off_h, &off_m, &used) == 2 &&
-		   used == 5) {
-		sign = *p;
-		p += 6;
-	} else {
-		return -1;
-	}
-	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-	    sec > 60)
-		return -1;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = sec;
-	*out = (long long)timegm(&tm) -
-	       (sign == '-' ? -1 : 1) * (off_h * 3600LL + off_m * 60LL);
-	return 0;
-}
-
-/*
- * The most any EBS volume does (T1: io2, 256,000 IOPS and 4,000 MiB/s);
- * a CloudWatch average above it is not a measurement.
- */
-#define INV_MAX_VOLUME_IOPS 256000.0      /* T1 [A1] io2 */
-#define INV_MAX_VOLUME_MIBPS 4000.0       /* T1 [A1, S2] io2 */
-
-/*
- * 1 when v can be a value of metric m over period_s seconds: no count or
- * rate below zero or above what any volume can do, BurstBalance a
- * percentage, the ExceededChecks 0 or 1 (T15).  A value like 1e300 would
- * otherwise reach the proposals.
- */
-static int value_possible(enum inv_metric m, long period_s, double v)
-{
-	double p = period_s > 0 ? (double)period_s : 1.0;
-
-	if (!isfinite(v) || v < 0)
-		return 0;
-	switch (m) {
-	case IM_READ_OPS:
-	case IM_WRITE_OPS:
-		return v / p <= INV_MAX_VOLUME_IOPS;
-	case IM_READ_BYTES:
-	case IM_WRITE_BYTES:
-		return v / p / 1048576.0 <= INV_MAX_VOLUME_MIBPS;
-	case IM_BURST_BALANCE:
-		return v <= 100.0;
-	case IM_IOPS_EXCEEDED:
-	case IM_TPUT_EXCEEDED:
-		return v <= 1.0;
-	case IM_COUNT:
-		break;
-	}
-	return 0;
-}
-
-/* One MetricDataResults entry into m; warnings for unusable ones. */
-static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
-		       struct inv_warnings *w)
-{
-	const char *id = jstr(r, "Id"), *label = jstr(r, "Label");
-	const char *status = jstr(r, "StatusCode");
-	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(r, "Timestamps");
-	const cJSON *vs = cJSON_GetObjectItemCaseSensitive(r, "Values");
-	struct inv_series s = { .file = name };
-	char b1[96];
-	size_t bad = 0;
-	int n;
-
-	if (parse_query_id(id, &s) && parse_label(label, &s)) {
-		inv_warn(w, "'%s': metric result '%s' does not name an EBS volume and metric (see 'ebsize scan --metric-queries'); skipped",
-			 name, shown(id ? id : "?", b1, sizeof(b1)));
-		return;
-	}
-	if (status && strcmp(status, "Complete"))
-		inv_warn(w, "'%s': metric result '%s' has status %s; using the data it has",
-			 name, shown(id, b1, sizeof(b1)), status);
-	n = cJSON_GetArraySize(ts);
-	if (!cJSON_IsArray(ts) || !cJSON_IsArray(vs) ||
-	    n != cJSON_GetArraySize(vs)) {
-		inv_warn(w, "'%s': metric result '%s' has mismatched Timestamps and Values; skipped",
-			 name, shown(id, b1, sizeof(b1)));
-		return;
-	}
-	s.t = xcalloc((size_t)n + 1, sizeof(*s.t));
-	s.v = xcalloc((size_t)n + 1, sizeof(*s.v));
-	for (int i = 0; i < n; i++) {
-		const cJSON *t = cJSON_GetArrayItem(ts, i), *v = cJSON_GetArrayItem(vs, i);
-
-		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-		    parse_time(cJSON_GetStringValue(t), &s.t[s.n]))
-			continue;
-		if (!value_possible(s.metric, s.period_s, v->valuedouble)) {
-			bad++;
-			continue;
-		}
-		s.v[s.n++] = v->valuedouble;
-	}
-	if (bad)
-		inv_warn(w, "'%s': volume '%s': %s: %zu of %d values negative or beyond what any EBS volume does; skipped",
-			 name, s.vol_id, metrics[s.metric].name, bad, n);
-	if (s.n + bad < (size_t)n)
-		inv_warn(w, "'%s': metric result '%s': %zu of %d points unreadable; skipped",
-			 name, shown(id, b1, sizeof(b1)), (size_t)n - s.n - bad, n);
-	xgrow((void **)&m->s, &m->alloc, m->n + 1, sizeof(*m->s));
-	m->s[m->n++] = s;
-}
-
-int inventory_parse_metrics(const char *name, const char *buf, size_t len,
-			    struct inv_metrics *m, struct inv_warnings *w,
-			    char *err)
-{
-	const cJSON *res, *r;
-	cJSON *doc = NULL;
-	int rc;
-
-	if ((rc = parse_whole(name, buf, len, &doc, err)))
-		return rc;
-	res = cJSON_GetObjectItemCaseSensitive(doc, "MetricDataResults");
-	if (!cJSON_IsArray(res)) {
-		cJSON_Delete(doc);
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"cannot parse '%s': no \"MetricDataResults\" array",
-				name);
-	}
-	cJSON_ArrayForEach(r, res)
-		add_result(name, r, m, w);
-	cJSON_Delete(doc);
-	return 0;
-}
-
-void inv_metrics_release(struct inv_metrics *m)
-{
-	if (!m)
-		return;
-	for (size_t i = 0; i < m->n; i++) {
-		free(m->s[i].t);
-		free(m->s[i].v);
-	}
-	free(m->s);
-	memset(m, 0, sizeof(*m));
 }
 
 /* ------------------------------------------------------------ usage CSV */

@@ -19,14 +19,14 @@ run_part() {
 	"$@" >"$log.part" 2>&1
 	rc=$?
 	cat "$log.part" >>"$log"
-	grep -E '^not ok' "$log.part" | sed "s|^|$name: |"
-	if [ $rc -ne 0 ] && ! grep -qE '^not ok' "$log.part"; then
+	grep -aE '^not ok' "$log.part" | sed "s|^|$name: |"
+	if [ $rc -ne 0 ] && ! grep -aqE '^not ok' "$log.part"; then
 		echo "not ok - $name exited $rc without a failing test" | tee -a "$log"
 		tail -n 20 "$log.part"
 	fi
-	p=$(grep -E '^ok ' "$log.part" | grep -cvE '# SKIP')
-	f=$(grep -cE '^not ok' "$log.part")
-	s=$(grep -E '^ok ' "$log.part" | grep -cE '# SKIP')
+	p=$(grep -aE '^ok ' "$log.part" | grep -acvE '# SKIP')
+	f=$(grep -acE '^not ok' "$log.part")
+	s=$(grep -aE '^ok ' "$log.part" | grep -acE '# SKIP')
 	printf '%-40s %4d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
 	rm -f "$log.part"
 }
@@ -43,9 +43,9 @@ for t in tests/e2e/t[0-9]*.sh; do
 	fi
 	run_part "$base" sh "$t"
 done
-passed=$(grep -E '^ok ' "$log" | grep -cvE '# SKIP')
-failed=$(grep -cE '^not ok' "$log")
-skipped=$(grep -E '^ok ' "$log" | grep -cE '# SKIP')
+passed=$(grep -aE '^ok ' "$log" | grep -acvE '# SKIP')
+failed=$(grep -acE '^not ok' "$log")
+skipped=$(grep -aE '^ok ' "$log" | grep -acE '# SKIP')
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ] || status=1
 exit $status

@@ -356,4 +356,4 @@ expect_json summary.volumes_scanned 2 "stdin: both volumes scanned"
 # --metrics with something that is not get-metric-data output
 run scan "$F/inv-us.json" --metrics "$F/generated-usage.csv"
 expect_rc 1 "--metrics with a CSV fails"
-expect_err "error: cannot parse '$F/generated-usage.csv': line 1: invalid JSON" "--metrics CSV message"
+expect_err "error: cannot parse '$F/generated-usage.csv': line 1: expected a JSON object" "--metrics CSV message"

@@ -70,6 +70,7 @@ int main(void)
 	test_pricing();
 	test_bench();
 	test_scan();
+	test_scan_time();
 	test_cli();
 	test_scan_fleet();
 	test_svg();

@@ -37,6 +37,7 @@ void test_util_visible(void);
 void test_solver(void);
 void test_burst(void);
 void test_scan(void);
+void test_scan_time(void);
 void test_cli(void);
 void test_scan_fleet(void);
 void test_svg(void);

@@ -281,7 +281,7 @@ static void test_walk(void)
 		{ "[1]", "cannot parse 't': line 1: expected a JSON object" },
 		{ "{\"Volumes\": [], \"N\": tru}", "cannot parse 't': line 1: invalid JSON" },
 		{ "{\"Volumes\": [1]}", "cannot parse 't': line 1: expected an object in \"Volumes\"" },
-		{ "{\"Volumes\": [{\"a\": \"x\ny\"}]}", "cannot parse 't': line 1: unterminated string or value" },
+		{ "{\"Volumes\": [{\"a\": \"x\ny}]}", "cannot parse 't': line 1: unterminated string or value" },
 	};
 	struct walk w = { 0 };
 	char err[EBS_ERRLEN];
@@ -773,4 +773,49 @@ void test_scan(void)
 	test_review_analyze();
 	test_review_metrics();
 	test_review_volumes();
+}
+
+/* The hand-written ISO 8601 reader of CloudWatch time stamps. */
+void test_scan_time(void)
+{
+	static const struct {
+		const char *in;
+		int ok;
+		long long want;
+	} rows[] = {
+		/* 1970-01-01T00:00:00Z is 0 by definition */
+		{ "1970-01-01T00:00:00Z", 1, 0 },
+		/* 2024-09-29: 19,995 days after 1970-01-01 (date -d ... +%s / 86400);
+		 * 22:10 = 79,800 s: 19,995 x 86,400 + 79,800 = 1,727,647,800 */
+		{ "2024-09-29T22:10:00+00:00", 1, 1727647800LL },
+		{ "2024-09-29T22:10:00.000Z", 1, 1727647800LL },
+		{ "2024-09-29T22:10:00Z", 1, 1727647800LL },
+		/* +02:00 means two hours ahead of UTC: 7,200 s earlier */
+		{ "2024-09-30T00:10:00+02:00", 1, 1727647800LL },
+		{ "2024-09-29T17:40:00-04:30", 1, 1727647800LL },
+		/* 2013-12-18T22:35:00.000Z (aws-cli v1 style): 16,057 days */
+		{ "2013-12-18T22:35:00.000Z", 1, 1387406100LL },
+		/* leap years: 2024-02-29 exists (19,782 days), 2023-02-29 not */
+		{ "2024-02-29T00:00:00Z", 1, 1709164800LL },
+		{ "2023-02-29T00:00:00Z", 0, 0 },
+		{ "2000-02-29T00:00:00Z", 1, 951782400LL },  /* divisible by 400 */
+		{ "1900-02-29T00:00:00Z", 0, 0 },            /* by 100, not 400 */
+		{ "2024-13-01T00:00:00Z", 0, 0 },
+		{ "2024-04-31T00:00:00Z", 0, 0 },
+		{ "2024-09-29 22:10:00Z", 0, 0 },
+		{ "2024-09-29T22:10:00", 0, 0 },
+		{ "2024-09-29T22:10:00+0000", 0, 0 },
+		{ "2024-09-29T22:10:00Zx", 0, 0 },
+		{ "2024-9-29T22:10:00Z", 0, 0 },
+		{ "", 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		long long t = -1;
+		int rc = inventory_parse_time(rows[i].in, &t);
+
+		CHECK((rc == 0) == rows[i].ok && (!rows[i].ok || t == rows[i].want),
+		      "time '%s': %s (got %lld)", rows[i].in,
+		      rows[i].ok ? "read" : "refused", t);
+	}
 }
