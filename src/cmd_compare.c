@@ -139,7 +139,7 @@ static void equivalent(enum vol_type t, long size, long iops,
 
 static void add_row(struct out_table *t, long size, const struct vol_config *cfg,
 		    const struct cost *cost, const struct perf *pf, long load,
-		    double gp2_total)
+		    double gp2_total, const char *currency)
 {
 	double spend = fmin((double)load, pf->burst_iops) - pf->baseline_iops;
 
@@ -166,6 +166,16 @@ static void add_row(struct out_table *t, long size, const struct vol_config *cfg
 	out_num(t, pf->burst_mibps);
 	out_num(t, gp2_total - cost->total);
 	out_num(t, gp2_total > 0 ? (gp2_total - cost->total) / gp2_total * 100 : 0);
+	out_str(t, currency);
+}
+
+/* Every type asked for must be priced in the region (gp2 always is asked). */
+static int check_priced(const struct args *a, const struct price_set *ps)
+{
+	for (int ty = 0; ty < VT_COUNT; ty++)
+		if (a->want[ty] && !cli_type_priced(ps, ty))
+			return cli_type_prices_missing(ps, ty);
+	return EXIT_OK;
 }
 
 int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
@@ -181,10 +191,9 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if (db_load_prices(ctx->db, ctx->region, NULL, &ps, err)) {
-		msg_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = cli_load_prices(ctx, ctx->region, NULL, "gp2", &ps)) ||
+	    (rc = check_priced(&a, &ps)))
+		return rc;
 	for (int i = 0; i < VT_COUNT; i++)
 		if ((a.want[i] || i == VT_GP3) &&
 		    db_load_limits(ctx->db, (enum vol_type)i, NULL, &lim[i], err)) {
@@ -193,6 +202,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		}
 	doc = out_doc_new();
 	t = out_list(doc, "rows", NULL);
+	out_table_currency(t, ps.currency);
 	out_col(t, "gp2_size_gib", "gp2 GiB", OUT_INT);
 	out_col(t, "type", "Type", OUT_TEXT);
 	out_col(t, "size_gib", "GiB", OUT_INT);
@@ -205,6 +215,8 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	out_col(t, "max_throughput_mibps", "Max MiB/s", OUT_NUM0);
 	out_col(t, "savings_usd", "Saves/month", OUT_USD);
 	out_col(t, "savings_pct", "Saves", OUT_PCT);
+	/* the money keys predate other currencies: amounts are in this one */
+	out_col(t, "currency", "Cur", OUT_TEXT);
 	for (size_t i = 0; i < a.nsizes; i++) {
 		struct vol_config gp2 = { VT_GP2, a.sizes[i], 0, 0, 1, 0 };
 		struct cost gp2_cost;
@@ -229,11 +241,12 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 				continue;
 			}
 			model_perf(&cfg, &pf);
-			add_row(t, a.sizes[i], &cfg, &c, &pf, a.iops, gp2_cost.total);
+			add_row(t, a.sizes[i], &cfg, &c, &pf, a.iops, gp2_cost.total,
+				ps.currency);
 		}
 	}
-	out_note(doc, "prices: %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
-		 ctx->region, ps.snapshot_id, ps.source, ps.as_of, a.iops);
+	out_note(doc, "prices: %s in %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
+		 ctx->region, ps.currency, ps.snapshot_id, ps.source, ps.as_of, a.iops);
 	rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;

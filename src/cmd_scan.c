@@ -99,6 +99,7 @@ struct rec {
 	struct scan_finding f;
 	char id[24];
 	const char *region;   /* interned (scan_state.strings) */
+	const char *currency; /* of its money (the region's); interned */
 	const char *az;       /* interned; NULL when unusable in a command */
 	char *name;      /* tag Name */
 	char *group;     /* --by-tag value */
@@ -109,7 +110,8 @@ struct rec {
 struct region_prices {
 	char region[32];
 	int ok;
-	size_t skipped;
+	size_t skipped;          /* volumes skipped: no price for them */
+	char missing[64];        /* what is missing: "prices", "io2 prices" */
 	struct price_set ps;
 };
 
@@ -144,6 +146,7 @@ struct scan_state {
 	struct rec *recs;
 	size_t nrecs, arecs;
 	size_t scanned, skipped, other_region, nwarn;
+	size_t skipped_no_price;
 	struct input *cur;
 	struct input stdin_in;   /* "-" is read once, in pass 1, and kept */
 	char *cur_name;          /* owned copy of cur->name (in seen) */
@@ -430,6 +433,30 @@ static char *dup_or_null(const char *s)
 /* ------------------------------------------------------------ analysis */
 
 /*
+ * A volume of rp's region that cannot be priced (type: the volume type
+ * whose prices are missing; NULL: the region has none): counted, and the
+ * first time for the region (and what is missing) a warning naming both
+ * and how to get the prices.
+ */
+static void no_price(struct scan_state *st, struct region_prices *rp,
+		     const char *type)
+{
+	char what[64];
+
+	xsnprintf(what, sizeof(what), "%s%sprices", type ? type : "", type ? " " : "");
+	st->skipped_no_price++;
+	rp->skipped++;
+	if (strstr(rp->missing, what))
+		return;
+	xsnprintf(rp->missing + strlen(rp->missing),
+		  sizeof(rp->missing) - strlen(rp->missing), "%s%s",
+		  *rp->missing ? ", " : "", what);
+	msg_warn("no %s for region '%s': its volumes%s%s are skipped (counted in the summary)",
+		 what, rp->region, type ? " of type " : "", type ? type : "");
+	cli_price_hints(rp->region, type);
+}
+
+/*
  * 1 (after counting and warning, naming file, volume and rule) when cfg
  * breaks the volume rules of its type (T1: sizes, IOPS, IOPS per GiB);
  * such a record is not a real volume and is never priced.
@@ -465,21 +492,23 @@ static int analyse(struct scan_state *st, const char *file,
 	struct rec *r;
 	int rc;
 
-	if (!rp->ok) {
-		rp->skipped++;
+	if (!rp->ok || !cli_type_priced(&rp->ps, sv->cfg.type)) {
+		no_price(st, rp, rp->ok ? model_type_name(sv->cfg.type) : NULL);
 		return 0;
 	}
 	if (illegal_volume(st, file, sv->id, &sv->cfg))
 		return 0;
-	st->scanned++;
 	if ((why = excluded_by(st->a, tags, ntags)))
 		rc = scan_excluded(sv, &rp->ps, why, &f, err);
 	else
 		rc = scan_analyze(sv, &rp->ps, st->lim, &st->a->opts, &f, err);
 	if (rc < 0) {
-		msg_error("%s", err);
-		return 1;
+		/* a price the proposal needs (gp3 where only gp2 is priced) */
+		no_price(st, rp, cli_type_priced(&rp->ps, VT_GP3) ?
+			 model_type_name(sv->cfg.type) : "gp3");
+		return 0;
 	}
+	st->scanned++;
 	if (rc == 0)
 		return 0;
 	xgrow((void **)&st->recs, &st->arecs, st->nrecs + 1, sizeof(*st->recs));
@@ -488,6 +517,7 @@ static int analyse(struct scan_state *st, const char *file,
 	r->f = f;
 	xsnprintf(r->id, sizeof(r->id), "%s", sv->id);
 	r->region = intern(st, sv->region);
+	r->currency = intern(st, rp->ps.currency);
 	r->az = az_ok(sv->az) ? intern(st, sv->az) : NULL;
 	r->name = dup_or_null(tag_value(tags, ntags, "Name"));
 	if (st->a->by_tag)
@@ -871,10 +901,16 @@ static int scan_volumes(struct scan_state *st, const struct scan_args *a,
 
 /* ------------------------------------------------------------ output */
 
+/* By currency (USD first: amounts in two currencies are not compared),
+ * then by savings, then by id. */
 static int rec_cmp(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
+	int c = strcmp(x->currency, y->currency);
 
+	if (c)
+		return !strcmp(x->currency, "USD") ? -1 :
+		       !strcmp(y->currency, "USD") ? 1 : c;
 	if (x->f.save_usd != y->f.save_usd)
 		return x->f.save_usd < y->f.save_usd ? 1 : -1;
 	return strcmp(x->id, y->id);
@@ -965,6 +1001,7 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	str_or_null(t, k8s ? scan_vac_manifest(f) : NULL);
 	str_or_null(t, k8s ? scan_kubectl_patch(f, r->ns, r->pvc) : NULL);
 	out_str_ref(t, r->region);
+	out_str_ref(t, r->currency);
 	out_str_ref(t, r->az);
 	out_str_ref(t, scan_cat_name(f->cat));
 	config_cells(t, &f->cur, f->cur_usd, 0);
@@ -1002,7 +1039,7 @@ static void full_findings(struct out_doc *doc, struct scan_state *st)
 	static const char *const cols[] = {
 		"volume_id", "name", "tag", "k8s.namespace", "k8s.pvc",
 		"k8s.volume_attributes_class", "k8s.patch_command", "region",
-		"availability_zone", "category",
+		"currency", "availability_zone", "category",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
@@ -1064,9 +1101,9 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	out_str(t, scan_cat_name(f->cat));
 	out_str(t, now);
 	out_str(t, prop);
-	out_num(t, f->cur_usd);
-	out_num(t, f->save_usd);
-	out_num(t, scan_usd(f->save_usd * 12));
+	out_money(t, f->cur_usd, r->currency);
+	out_money(t, f->save_usd, r->currency);
+	out_money(t, scan_usd(f->save_usd * 12), r->currency);
 	out_str(t, f->cat == SCAN_EXCLUDED ? "" : scan_level_name(f->risk));
 	out_str(t, scan_level_name(f->confidence));
 }
@@ -1123,9 +1160,9 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	out_col(t, "category", "Finding", OUT_TEXT);
 	out_col(t, "current", "Now", OUT_TEXT);
 	out_col(t, "proposed", "Proposed", OUT_TEXT);
-	out_col(t, "current_usd", "$/month now", OUT_USD);
-	out_col(t, "monthly", "Saves $/month", OUT_USD);
-	out_col(t, "annual", "Saves $/year", OUT_USD);
+	out_col(t, "current_usd", "Now/month", OUT_USD);
+	out_col(t, "monthly", "Saves/month", OUT_USD);
+	out_col(t, "annual", "Saves/year", OUT_USD);
 	out_col(t, "risk", "Risk", OUT_TEXT);
 	out_col(t, "confidence", "Confidence", OUT_TEXT);
 	out_rows_on_demand(t, shown, human_row, st);
@@ -1154,27 +1191,34 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	out_rows_on_demand(c, st->ncmd_rows, command_row, st);
 }
 
+/* Totals never add two currencies: one per (key, currency). */
 struct total {
 	const char *key;
+	const char *currency;
 	long long volumes;
 	double current, savings;
 };
 
 static struct total *total_for(struct total **t, size_t *n, size_t *alloc,
-			       const char *key)
+			       const char *key, const char *currency)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*t)[i].key, key))
+		if (!strcmp((*t)[i].key, key) && !strcmp((*t)[i].currency, currency))
 			return &(*t)[i];
 	xgrow((void **)t, alloc, *n + 1, sizeof(**t));
-	(*t)[*n] = (struct total){ key, 0, 0, 0 };
+	(*t)[*n] = (struct total){ key, currency, 0, 0, 0 };
 	return &(*t)[(*n)++];
 }
 
+/* By currency (USD first), then by savings. */
 static int total_cmp(const void *a, const void *b)
 {
 	const struct total *x = a, *y = b;
+	int c = strcmp(x->currency, y->currency);
 
+	if (c)
+		return !strcmp(x->currency, "USD") ? -1 :
+		       !strcmp(y->currency, "USD") ? 1 : c;
 	if (x->savings != y->savings)
 		return x->savings < y->savings ? 1 : -1;
 	return strcmp(x->key, y->key);
@@ -1198,7 +1242,7 @@ static void totals(struct out_doc *doc, const struct scan_state *st, int by,
 		const char *key = by == 0 ? scan_cat_name(r->f.cat) :
 				  by == 1 ? r->region :
 				  r->group ? r->group : "(untagged)";
-		struct total *x = total_for(&t, &n, &alloc, key);
+		struct total *x = total_for(&t, &n, &alloc, key, r->currency);
 
 		x->volumes++;
 		x->current += r->f.cur_usd;
@@ -1208,19 +1252,56 @@ static void totals(struct out_doc *doc, const struct scan_state *st, int by,
 		qsort(t, n, sizeof(*t), total_cmp);
 	o = out_list(doc, names[by], titles[by]);
 	out_col(o, keys[by], by == 2 ? st->a->by_tag : keys[by], OUT_TEXT);
+	out_col(o, "currency", "Cur", OUT_TEXT);
 	out_col(o, "volumes", "Volumes", OUT_INT);
-	out_col(o, "current_monthly_usd", "$/month now", OUT_USD);
-	out_col(o, "monthly_savings_usd", "Saves $/month", OUT_USD);
-	out_col(o, "annual_savings_usd", "Saves $/year", OUT_USD);
+	/* the keys predate other currencies: amounts are in `currency` */
+	out_col(o, "current_monthly_usd", "Now/month", OUT_USD);
+	out_col(o, "monthly_savings_usd", "Saves/month", OUT_USD);
+	out_col(o, "annual_savings_usd", "Saves/year", OUT_USD);
 	for (size_t i = 0; i < n; i++) {
 		char clean[160];
 
 		out_row(o);
 		out_str(o, human ? one_line(t[i].key, clean, sizeof(clean)) : t[i].key);
+		out_str(o, t[i].currency);
 		out_int(o, t[i].volumes);
-		out_num(o, scan_usd(t[i].current));
-		out_num(o, scan_usd(t[i].savings));
-		out_num(o, scan_usd(t[i].savings * 12));
+		out_money(o, scan_usd(t[i].current), t[i].currency);
+		out_money(o, scan_usd(t[i].savings), t[i].currency);
+		out_money(o, scan_usd(t[i].savings * 12), t[i].currency);
+	}
+	free(t);
+}
+
+/* Totals per currency (never added together); USD first. */
+static void totals_by_currency(struct out_doc *doc, const struct scan_state *st)
+{
+	struct total *t = NULL;
+	size_t n = 0, alloc = 0;
+	struct out_table *o;
+
+	for (size_t i = 0; i < st->nrecs; i++) {
+		const struct rec *r = &st->recs[i];
+		struct total *x = total_for(&t, &n, &alloc, r->currency, r->currency);
+
+		x->volumes++;
+		x->current += r->f.cur_usd;
+		x->savings += r->f.save_usd;
+	}
+	if (n)
+		qsort(t, n, sizeof(*t), total_cmp);
+	o = out_list(doc, "totals_by_currency", "Totals by currency");
+	out_col(o, "currency", "Currency", OUT_TEXT);
+	out_col(o, "volumes", "Volumes", OUT_INT);
+	out_col(o, "current_monthly", "Now/month", OUT_USD);
+	out_col(o, "monthly_savings", "Saves/month", OUT_USD);
+	out_col(o, "annual_savings", "Saves/year", OUT_USD);
+	for (size_t i = 0; i < n; i++) {
+		out_row(o);
+		out_str(o, t[i].currency);
+		out_int(o, t[i].volumes);
+		out_money(o, scan_usd(t[i].current), t[i].currency);
+		out_money(o, scan_usd(t[i].savings), t[i].currency);
+		out_money(o, scan_usd(t[i].savings * 12), t[i].currency);
 	}
 	free(t);
 }
@@ -1232,20 +1313,31 @@ static void summary(struct out_doc *doc, const struct scan_state *st)
 	double save = 0;
 	size_t excluded = 0;
 
+	struct sbuf regions = SBUF_INIT(64);
+
+	/* USD only: other currencies are in totals_by_currency */
 	for (size_t i = 0; i < st->nrecs; i++) {
-		save += st->recs[i].f.save_usd;
+		if (!strcmp(st->recs[i].currency, "USD"))
+			save += st->recs[i].f.save_usd;
 		excluded += st->recs[i].f.cat == SCAN_EXCLUDED;
 	}
+	for (size_t i = 0; i < st->nrp; i++)
+		if (st->rp[i].skipped)
+			sbuf_addf(&regions, "%s%s", regions.len ? ", " : "", st->rp[i].region);
 	out_kv_int(t, "volumes_scanned", "Volumes scanned", (long long)st->scanned);
 	out_kv_int(t, "findings", "Findings", (long long)(st->nrecs - excluded));
 	out_kv_int(t, "excluded", "Excluded by tag", (long long)excluded);
 	out_kv_int(t, "skipped", "Skipped (see warnings)", (long long)st->skipped);
 	out_kv_int(t, "other_regions", "In other regions", (long long)st->other_region);
-	out_kv_num(t, "monthly_savings_usd", "Savings per month", OUT_USD, scan_usd(save));
-	out_kv_num(t, "annual_savings_usd", "Savings per year", OUT_USD, scan_usd(save * 12));
+	out_kv_int(t, "skipped_no_price", "Skipped, no prices", (long long)st->skipped_no_price);
+	out_kv_str(t, "skipped_no_price_regions", "Regions without prices",
+		   regions.len ? regions.buf : NULL);
+	out_kv_num(t, "monthly_savings_usd", "Savings per month (USD)", OUT_USD, scan_usd(save));
+	out_kv_num(t, "annual_savings_usd", "Savings per year (USD)", OUT_USD, scan_usd(save * 12));
 	out_kv_num(t, "headroom_pct", "Headroom", OUT_PCT, st->a->opts.headroom_pct);
 	out_kv_num(t, "min_savings_usd", "Minimum savings", OUT_USD,
 		   st->a->opts.min_savings_usd);
+	sbuf_release(&regions);
 }
 
 /*
@@ -1266,17 +1358,23 @@ static int report(struct scan_state *st)
 		human_findings(doc, st);
 	else
 		full_findings(doc, st);
+	totals_by_currency(doc, st);
 	totals(doc, st, 0, human);
 	totals(doc, st, 1, human);
 	if (st->a->by_tag)
 		totals(doc, st, 2, human);
 	for (size_t i = 0; i < st->nrp; i++)
-		if (!st->rp[i].ok)
-			out_note(doc, "%zu volume(s) in %s skipped: no prices for that region (see ebsize pricing show)",
-				 st->rp[i].skipped, st->rp[i].region);
-	out_note(doc, "prices: USD on-demand per month; savings before snapshot storage; one modify-volume per volume (AWS allows 4 per 24 h)");
+		if (st->rp[i].skipped)
+			out_note(doc, "%zu volume(s) in %s skipped: no %s for that region (see ebsize pricing regions)",
+				 st->rp[i].skipped, st->rp[i].region, st->rp[i].missing);
+	out_note(doc, "prices: on-demand per month in each region's currency (CNY in China; amounts in two currencies are never added: totals are per currency, and the summary's savings are USD); savings before snapshot storage; one modify-volume per volume (AWS allows 4 per 24 h)");
 	rc = cli_render(st->ctx, doc);
 	out_doc_free(doc);
+	if (!rc && !st->scanned && st->skipped_no_price) {
+		msg_error("no volume could be priced: all %zu skipped for want of prices (regions: see the summary)",
+			  st->skipped_no_price);
+		rc = EXIT_RUNTIME;
+	}
 	return rc;
 }
 

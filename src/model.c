@@ -36,6 +36,16 @@ const char *model_type_name(enum vol_type t)
 	return (unsigned)t < VT_COUNT ? types[t].name : NULL;
 }
 
+const char *model_ebs_optimized_name(enum ebs_optimized e)
+{
+	switch (e) {
+	case EBS_OPT_DEFAULT: return "default";
+	case EBS_OPT_SUPPORTED: return "supported";
+	case EBS_OPT_UNSUPPORTED: return "unsupported";
+	}
+	return "default";
+}
+
 int model_type_parse(const char *s, enum vol_type *out)
 {
 	for (int t = 0; t < VT_COUNT; t++) {
