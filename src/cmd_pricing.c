@@ -141,7 +141,9 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type)
 	if (!sc.n) {
 		msg_error("no prices for region '%s'%s%s", region ? region : "(any)",
 			  type ? " and type " : "", type ? type : "");
-		msg_hint("'ebsize pricing show --all-regions' lists the regions with prices");
+		if (region)
+			cli_price_hints(region, type);
+		msg_hint("'ebsize pricing regions' shows which regions have prices");
 		out_doc_free(doc);
 		return EXIT_RUNTIME;
 	}

@@ -314,7 +314,8 @@ static int insert_items(struct db *db, const struct price_list *pl,
 	return rc;
 }
 
-/* Copy the in-force rows the new snapshot lacks, for its own regions. */
+/* Copy the in-force rows the new snapshot lacks, for its own regions;
+ * each keeps its own source and vintage. */
 static int carry_forward(struct db *db, long long id, size_t *carried,
 			 char *err)
 {
@@ -323,9 +324,10 @@ static int carry_forward(struct db *db, long long id, size_t *carried,
 
 	if ((rc = db_prepare(db,
 			     "INSERT INTO prices(snapshot_id, region, volume_type, dimension, unit, currency,"
-			     " price_per_unit, begin_range, end_range, sku, usagetype, source)"
+			     " price_per_unit, begin_range, end_range, sku, usagetype, source, as_of)"
 			     " SELECT ?1, p.region, p.volume_type, p.dimension, p.unit, p.currency,"
-			     " p.price_per_unit, p.begin_range, p.end_range, p.sku, p.usagetype, p.source"
+			     " p.price_per_unit, p.begin_range, p.end_range, p.sku, p.usagetype, p.source,"
+			     " coalesce(p.as_of, (SELECT as_of FROM price_snapshots WHERE id = p.snapshot_id))"
 			     " FROM prices p WHERE p.snapshot_id = " INFORCE_OF("p.region")
 			     " AND p.region IN (SELECT region FROM prices WHERE snapshot_id = ?1)"
 			     " AND NOT EXISTS (SELECT 1 FROM prices n WHERE n.snapshot_id = ?1"
