@@ -185,6 +185,8 @@ static int cmd_show(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	if (optind < argc)
 		return msg_usage_error("pricing", "unexpected argument '%s'", argv[optind]);
+	if (type && !strcmp(type, "snapshot"))      /* snapshot storage */
+		return show(ctx, all ? NULL : region, type);
 	if (type && model_type_parse(type, &vt))
 		return msg_usage_error("pricing", "unknown volume type '%s'", type);
 	return show(ctx, all ? NULL : region, type ? model_type_name(vt) : NULL);

@@ -231,8 +231,13 @@ int db_migrate(struct db *db, char *err)
 	if (!rc)
 		rc = db_exec(db, "COMMIT", err);
 	if (rc) {
+		char why[EBS_ERRLEN];
+
 		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-		return rc;
+		xsnprintf(why, sizeof(why), "%s", err);
+		return ebs_fail(err, rc,
+				"cannot upgrade database '%s' from schema version %lld to %d; it was left as it was: %s",
+				db_path(db), v, DB_SCHEMA_VERSION, why);
 	}
 	return EBS_OK;
 }

@@ -122,3 +122,23 @@ check_unchanged "6.8x move"
 run --format json pricing import --accept-changes "$T/aps1-raised.json"
 expect_rc 0 "--accept-changes imports it"
 expect_json changed 1 "one price changed"
+
+# issue 13 defect 8: an import equal to the snapshot in force records
+# nothing new, and says so.  On a new database the usw2 extract (2026-09-01)
+# is new (a later date than the embedded 2022-02-10): one snapshot; the
+# same file twice more adds none
+rm -f "$DB" "$DB-wal" "$DB-shm"
+for i in 1 2 3; do
+	run --format json pricing import --accept-changes "$USW2"
+	expect_rc 0 "identical import $i exits 0"
+done
+expect_json recorded False "the third identical import records nothing"
+expect_json snapshot_id 2 "... and names the snapshot in force"
+expect_json notes.0 "all 3 prices equal the prices in force (snapshot 2): nothing new recorded" \
+	"... and says so"
+run --format json pricing history
+[ "$(json_get snapshots <"$T/out" | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2 ] &&
+	ok "3 identical imports leave 1 new snapshot (2 in all)" || fail "3 identical imports leave 1 new snapshot (2 in all)"
+run pricing import "$USW2"
+expect_out_has "New snapshot:     no" "table: 'New snapshot: no'"
+expect_out_has "note: all 3 prices equal the prices in force (snapshot 2): nothing new recorded" "table: the note"

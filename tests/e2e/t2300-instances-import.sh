@@ -94,3 +94,16 @@ expect_rc 1 "an IOPS value of 1e300 is refused"
 expect_err "error: cannot parse '$T/huge.json': 'inf1.2xlarge': \"BaselineIops\" is 1e+300, above the sanity cap of 1000000000" \
 	"huge IOPS: names the file and the instance type"
 check_unchanged "huge IOPS"
+
+# what an import does not say is kept: the captures carry no
+# MaximumEbsAttachments or NvmeSupport, the embedded data does (c4.2xlarge:
+# 40 attachments, NVMe unsupported, in the DescribeInstanceTypes dump of
+# sql/seed/sources/raw/); EbsOptimizedSupport "supported" is read (c3.2xlarge)
+run --format json instances import "$C4"
+run --format json instances show c4.2xlarge
+expect_json instances.0.max_ebs_attachments 40 "c4.2xlarge keeps its 40 attachments after an import"
+expect_json instances.0.nvme unsupported "c4.2xlarge keeps NVMe unsupported"
+expect_json instances.0.source import:describe-instance-types-c4.2xlarge-instance-selector.json "c4.2xlarge: the import's limits"
+run --format json instances import "$GROUP"
+run --format json instances show c3.2xlarge
+expect_json instances.0.ebs_optimized supported "c3.2xlarge: EbsOptimizedSupport supported, read from the capture"
