@@ -54,9 +54,9 @@ expect_json instances.0.burst True "m5.xlarge bursts"
 run --format json instances show --family m5
 expect_rc 0 "instances show --family m5"
 expect_json instances.0.instance_type m5.large "smallest m5 first"
-want=$(grep -c '^| m5\.' "$ROOT/../shared/ebs-facts.md")
+want=$(grep -c '^m5\.' "$ROOT/sql/seed/sources/instance-ebs-limits.csv")
 [ "$(json_get instances <"$T/out" | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = "$want" ] &&
-	ok "every m5 size of T11 ($want)" || fail "every m5 size of T11 ($want)"
+	ok "every m5 size of the sourced table ($want)" || fail "every m5 size of the sourced table ($want)"
 
 run instances show m9z.huge
 expect_rc 1 "unknown instance exits 1"
