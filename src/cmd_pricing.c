@@ -70,8 +70,8 @@ static const char usage_text[] =
 	"MiB/s-month (the Price List quotes GiBps-month: divided by 1024), and\n"
 	"standard I/O per million requests.  Ranges: only units inside\n"
 	"[from, to) are billed at that price (gp3 IOPS above 3,000, io2 tiers).\n"
-	"Prices in other currencies (CNY in China) are kept as quoted and never\n"
-	"used for USD answers.\n";
+	"Prices are kept in the currency AWS quotes (CNY in China); answers for a\n"
+	"region use its currency only, and say which.\n";
 
 static void today(char out[16])
 {
