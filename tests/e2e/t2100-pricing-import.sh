@@ -60,7 +60,7 @@ expect_json prices.1.dimension storage "aps1: io1 storage row"
 expect_json prices.1.price_per_unit 0.138 "aps1: io1 storage 0.138"
 expect_json prices.1.unit GiB-month "aps1: unit GiB-month"
 
-# the China fragment: CNY kept, never used for USD answers
+# the China fragment: CNY kept, and answers for the region are in CNY
 run --format json pricing import "$CNW1"
 expect_rc 0 "import the cn-northwest-1 fragment"
 run --format json pricing show --region cn-northwest-1 --type gp3
