@@ -3,14 +3,17 @@
 -- migration in src/db.c when a table changes.  Loaded into a fresh database
 -- in one transaction together with sql/seed/*.sql and pricing/snapshot.csv.
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
--- Regions we know how to name.  The Price List `location` string and the
--- usage-type prefix both identify a region (ebs-facts.md T9).
+-- Regions we know how to name, priced or not.  The Price List `location`
+-- string and the usage-type prefix both identify a region (ebs-facts.md
+-- T9); NULL where no source gives one.  currency: what AWS quotes the
+-- region's prices in (CNY in China); a region's prices are only ever read
+-- in its currency.
 CREATE TABLE regions (
 	code             TEXT PRIMARY KEY,
-	location         TEXT NOT NULL,
-	usagetype_prefix TEXT NOT NULL,          -- '' for us-east-1
+	location         TEXT,                   -- NULL: not known
+	usagetype_prefix TEXT,                   -- '' for us-east-1; NULL: not known
 	currency         TEXT NOT NULL DEFAULT 'USD',
 	source           TEXT NOT NULL
 );
@@ -28,14 +31,16 @@ CREATE TABLE price_snapshots (
 );
 
 -- Prices are kept in the currency AWS quotes (China regions quote CNY);
--- answers in USD only ever read currency = 'USD'.  gp3 throughput is stored
--- per MiB/s-month (the Price List quotes per GiBps-month: divided by 1024).
--- io2 IOPS tiers are three 'iops' rows with begin/end ranges in IOPS.
+-- an answer for a region reads only its currency (regions.currency) and
+-- says which it is.  gp3 throughput is stored per MiB/s-month (the Price
+-- List quotes per GiBps-month: divided by 1024).  io2 IOPS tiers are three
+-- 'iops' rows with begin/end ranges in IOPS.  volume_type 'snapshot' with
+-- dimension 'storage' is snapshot storage (standard tier) per GiB-month.
 CREATE TABLE prices (
 	snapshot_id    INTEGER NOT NULL REFERENCES price_snapshots(id) ON DELETE CASCADE,
 	region         TEXT NOT NULL,
 	volume_type    TEXT NOT NULL
-		CHECK (volume_type IN ('gp2','gp3','io1','io2','st1','sc1','standard')),
+		CHECK (volume_type IN ('gp2','gp3','io1','io2','st1','sc1','standard','snapshot')),
 	dimension      TEXT NOT NULL
 		CHECK (dimension IN ('storage','iops','throughput','io')),
 	unit           TEXT NOT NULL,           -- normalised: GiB-month, IOPS-month, MiBps-month, per-1M-IO
@@ -46,6 +51,7 @@ CREATE TABLE prices (
 	sku            TEXT,
 	usagetype      TEXT,
 	source         TEXT NOT NULL,
+	as_of          TEXT,                    -- the row's own vintage; NULL: the snapshot's
 	UNIQUE (snapshot_id, region, volume_type, dimension, begin_range, currency)
 );
 CREATE INDEX prices_region ON prices(region, snapshot_id);
@@ -70,20 +76,32 @@ CREATE TABLE volume_limits (
 	PRIMARY KEY (volume_type, effective_from)
 );
 
--- EBS-optimized instance limits (ebs-facts.md T11).  Bandwidth in Mbps and
--- MB/s (decimal, 128 KiB I/O) exactly as AWS publishes; IOPS at 16 KiB I/O.
--- burst = 1: the maximum holds for 30 minutes at least once per 24 hours.
+-- EBS limits of instance types (ebs-facts.md T11; sql/seed/sources/).
+-- Bandwidth in Mbps and MB/s (decimal, 128 KiB I/O) exactly as AWS
+-- publishes; IOPS at 16 KiB I/O.  burst = 1: the maximum holds for 30
+-- minutes at least once per 24 hours.  ebs_optimized = EbsOptimizedSupport:
+-- 'unsupported' types publish no EBS limit (the six numbers are NULL; their
+-- EBS traffic shares the instance's network).  max_ebs_attachments =
+-- MaximumEbsAttachments (root volume included), nvme = NvmeSupport; NULL
+-- where the source does not say.
 CREATE TABLE instance_limits (
 	instance_type    TEXT PRIMARY KEY,
 	burst            INTEGER NOT NULL CHECK (burst IN (0, 1)),
-	baseline_mbps    REAL NOT NULL,
-	max_mbps         REAL NOT NULL,
-	baseline_mbytes_per_s REAL NOT NULL,
-	max_mbytes_per_s REAL NOT NULL,
-	baseline_iops    INTEGER NOT NULL,
-	max_iops         INTEGER NOT NULL,
+	baseline_mbps    REAL,
+	max_mbps         REAL,
+	baseline_mbytes_per_s REAL,
+	max_mbytes_per_s REAL,
+	baseline_iops    INTEGER,
+	max_iops         INTEGER,
+	ebs_optimized    TEXT NOT NULL DEFAULT 'default'
+		CHECK (ebs_optimized IN ('default','supported','unsupported')),
+	max_ebs_attachments INTEGER,
+	nvme             TEXT CHECK (nvme IN ('required','supported','unsupported')),
 	source           TEXT NOT NULL,
-	as_of            TEXT NOT NULL
+	as_of            TEXT NOT NULL,
+	CHECK ((ebs_optimized = 'unsupported') =
+	       (baseline_mbps IS NULL AND max_mbps IS NULL AND baseline_mbytes_per_s IS NULL
+		AND max_mbytes_per_s IS NULL AND baseline_iops IS NULL AND max_iops IS NULL))
 );
 
 -- Benchmark runs: published (summaries only, with provenance) or measured

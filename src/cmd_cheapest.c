@@ -17,7 +17,28 @@
 #include "ebsize/solver.h"
 #include "ebsize/util.h"
 
-static const char *const families[] = { "m5", "m6i", "m7g", "c6i", "r6i", "m8g" };
+/*
+ * The families `cheapest` suggests sizes of without --instance: common
+ * older ones and the current generation, each with its storage (d) and
+ * network (n) variants, shown only where a variant fits better (a smaller
+ * size carries the need, or the base family cannot).
+ */
+static const struct {
+	const char *base;
+	const char *variants[4];
+} families[] = {
+	{ "m5", { "m5d", "m5n", "m5dn" } },
+	{ "m6i", { "m6id", "m6in", "m6idn" } },
+	{ "c6i", { "c6id", "c6in" } },
+	{ "r6i", { "r6id", "r6in", "r6idn" } },
+	{ "m7g", { "m7gd" } },
+	{ "m7i", { NULL } },
+	{ "c7i", { NULL } },
+	{ "r7i", { NULL } },
+	{ "m8g", { "m8gd", "m8gn" } },
+	{ "c8g", { "c8gd", "c8gn" } },
+	{ "r8g", { "r8gd", "r8gn" } },
+};
 
 struct args {
 	struct need need;
@@ -113,7 +134,8 @@ static int check(struct cli_ctx *ctx, void *args)
 /* ------------------------------------------------------------ output */
 
 static void add_request(struct out_doc *doc, const struct args *a,
-			const struct cli_ctx *ctx, const struct solver_result *r)
+			const struct cli_ctx *ctx, const struct solver_result *r,
+			const char *currency)
 {
 	struct out_table *t = out_record(doc, "request", "Need");
 	char types[64] = "";
@@ -136,6 +158,7 @@ static void add_request(struct out_doc *doc, const struct args *a,
 		out_kv_num(t, "peak.period_s", "Peak every (s)", OUT_INT, a->need.period_s);
 	}
 	out_kv_str(t, "region", "Region", ctx->region);
+	out_kv_str(t, "currency", "Currency", currency);
 	out_kv_str(t, "instance", "Instance", a->instance);
 	out_kv_str(t, "instance_fit", "Instance fit", a->instance ? solver_fit_name(r->fit) : NULL);
 	out_kv_str(t, "types", "Types", types);
@@ -254,7 +277,7 @@ static void add_human_row(struct out_table *h, size_t rank,
 
 static void add_options(struct out_doc *doc, struct db *db,
 			const struct solver_result *r, size_t top,
-			const char *name, const char *title)
+			const char *name, const char *title, const char *currency)
 {
 	struct out_table *t = out_list(doc, name, NULL);
 	struct out_table *h = out_list(doc, NULL, title);
@@ -262,12 +285,15 @@ static void add_options(struct out_doc *doc, struct db *db,
 
 	out_json_only(t);
 	out_human_only(h);
+	/* money keys predate other currencies: amounts are in request.currency */
+	out_table_currency(t, currency);
+	out_table_currency(h, currency);
 	out_col(h, "rank", "#", OUT_INT);
 	out_col(h, "set", "Set", OUT_TEXT);
 	out_col(h, "iops", "IOPS each", OUT_INT);
 	out_col(h, "mibps", "MiB/s each", OUT_INT);
-	out_col(h, "total", "$/month", OUT_USD);
-	out_col(h, "kiops", "$/1k IOPS", OUT_NUM2);
+	out_col(h, "total", "Per month", OUT_USD);
+	out_col(h, "kiops", "Per 1k IOPS", OUT_USD);
 	out_col(h, "sustained", "Sustained", OUT_TEXT);
 	out_col(h, "headroom", "Headroom", OUT_PCT);
 	out_col(h, "fit", "Instance", OUT_TEXT);
@@ -283,7 +309,7 @@ static void add_options(struct out_doc *doc, struct db *db,
 	out_col(t, "monthly_usd.iops", "IOPS $", OUT_USD);
 	out_col(t, "monthly_usd.throughput", "MiB/s $", OUT_USD);
 	out_col(t, "monthly_usd.total", "Total/month", OUT_USD);
-	out_col(t, "usd_per_1k_iops", "$/1k IOPS", OUT_NUM2);
+	out_col(t, "usd_per_1k_iops", "Per 1k IOPS", OUT_NUM2);
 	out_col(t, "sustained", "Sustained", OUT_BOOL);
 	out_col(t, "peak_covered", "Peak", OUT_BOOL);
 	out_col(t, "burst_seconds", "Burst s", OUT_INT);
@@ -341,7 +367,11 @@ struct fam_ctx {
 static int fam_visit(const struct instance_limits *il, void *arg)
 {
 	struct fam_ctx *fc = arg;
-	enum instance_fit f = solver_instance_fit(il, fc->iops, fc->mibps);
+	enum instance_fit f;
+
+	if (il->ebs_optimized == EBS_OPT_UNSUPPORTED)
+		return 0;     /* no EBS limit to check against */
+	f = solver_instance_fit(il, fc->iops, fc->mibps);
 
 	if (f == FIT_OK && !fc->have_ok) {
 		fc->ok = *il;
@@ -353,25 +383,96 @@ static int fam_visit(const struct instance_limits *il, void *arg)
 	return fc->have_ok;
 }
 
-/* Without --instance: the smallest size per common family that carries it. */
+/*
+ * Size of an instance type relative to large (medium 0.5, xlarge 2,
+ * 24xlarge 48, metal-24xl 48, metal as 96xlarge): to tell which of two
+ * families carries a need with the smaller instance.
+ */
+static double size_rank(const char *type)
+{
+	const char *s = strchr(type, '.');
+	double n = 1;
+	char *end;
+
+	if (!s)
+		return 1e9;
+	s++;
+	if (!strcmp(s, "nano")) return 0.0625;
+	if (!strcmp(s, "micro")) return 0.125;
+	if (!strcmp(s, "small")) return 0.25;
+	if (!strcmp(s, "medium")) return 0.5;
+	if (!strcmp(s, "large")) return 1;
+	if (!strcmp(s, "metal")) return 1e6;   /* the family's largest */
+	if (!strncmp(s, "metal-", 6))
+		s += 6;
+	if (*s >= '1' && *s <= '9') {
+		n = strtod(s, &end);
+		s = end;
+	}
+	if (!strcmp(s, "xlarge") || !strcmp(s, "xl"))
+		return 2 * n;
+	return 1e9;
+}
+
+/* The smallest sizes of family that carry the need (sustained, burst). */
+static int family_fit(struct db *db, const char *family, const struct need *nd,
+		      double mibps, struct fam_ctx *fc)
+{
+	char err[EBS_ERRLEN];
+
+	memset(fc, 0, sizeof(*fc));
+	fc->iops = fmax(nd->iops, nd->peak_iops);
+	fc->mibps = mibps;
+	return db_each_instance(db, NULL, family, fam_visit, fc, err);
+}
+
+/* 1 when variant v carries the need with a smaller instance than base b. */
+static int fits_better(const struct fam_ctx *v, const struct fam_ctx *b)
+{
+	if (v->have_ok)
+		return !b->have_ok || size_rank(v->ok.instance_type) <
+			size_rank(b->ok.instance_type);
+	if (v->have_burst)
+		return !b->have_ok && (!b->have_burst ||
+			size_rank(v->burst.instance_type) <
+			size_rank(b->burst.instance_type));
+	return 0;
+}
+
+static void family_row(struct out_table *t, const char *family,
+		       const char *variant_of, const struct fam_ctx *fc)
+{
+	out_row(t);
+	out_str(t, family);
+	out_str(t, variant_of);
+	out_str(t, fc->have_ok ? fc->ok.instance_type : NULL);
+	out_str(t, fc->have_burst ? fc->burst.instance_type : NULL);
+}
+
+/*
+ * Without --instance: the smallest size per common family that carries
+ * it, and the storage/network variants that carry it with less.
+ */
 static void add_families(struct out_doc *doc, struct db *db,
 			 const struct need *nd, const struct solver_result *r)
 {
 	struct out_table *t = out_list(doc, "instances", "Smallest instances that carry it");
-	char err[EBS_ERRLEN];
 
 	out_col(t, "family", "Family", OUT_TEXT);
+	out_col(t, "variant_of", "Variant of", OUT_TEXT);
 	out_col(t, "sustained", "Sustained (baseline)", OUT_TEXT);
 	out_col(t, "burst", "Burst only (30 min/24 h)", OUT_TEXT);
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
-		struct fam_ctx fc = { .iops = fmax(nd->iops, nd->peak_iops), .mibps = r->mibps };
+		struct fam_ctx base, var;
 
-		if (db_each_instance(db, NULL, families[i], fam_visit, &fc, err))
+		if (family_fit(db, families[i].base, nd, r->mibps, &base))
 			continue;
-		out_row(t);
-		out_str(t, families[i]);
-		out_str(t, fc.have_ok ? fc.ok.instance_type : NULL);
-		out_str(t, fc.have_burst ? fc.burst.instance_type : NULL);
+		family_row(t, families[i].base, NULL, &base);
+		for (size_t k = 0; k < ARRAY_SIZE(families[i].variants) &&
+		     families[i].variants[k]; k++)
+			if (!family_fit(db, families[i].variants[k], nd, r->mibps, &var) &&
+			    fits_better(&var, &base))
+				family_row(t, families[i].variants[k], families[i].base, &var);
 	}
 }
 
@@ -382,7 +483,40 @@ struct inputs {
 	struct price_set ps;
 	struct instance_limits inst;
 	struct solver_input in;
+	int unpriced[VT_COUNT];      /* wanted, but the region has no price */
 };
+
+/*
+ * Types wanted but not priced in the region are left out (and noted);
+ * when that leaves none, the command needs a price it does not have.
+ */
+static int drop_unpriced(const struct args *a, struct inputs *x)
+{
+	int first = -1, left = 0;
+
+	for (int t = 0; t < VT_COUNT; t++) {
+		if (!a->want[t])
+			continue;
+		if (cli_type_priced(&x->ps, t)) {
+			left++;
+			continue;
+		}
+		x->unpriced[t] = 1;
+		if (first < 0)
+			first = t;
+	}
+	return left || first < 0 ? EXIT_OK : cli_type_prices_missing(&x->ps, first);
+}
+
+static void note_unpriced(struct out_doc *doc, const struct inputs *x)
+{
+	for (int t = 0; t < VT_COUNT; t++)
+		if (x->unpriced[t])
+			out_note(doc, "%s not considered: no %s prices for region '%s' (snapshot %lld, %s, as of %s); 'ebsize pricing fetch --region %s' gets them",
+				 model_type_name((enum vol_type)t), model_type_name((enum vol_type)t),
+				 x->ps.region, x->ps.snapshot_id, x->ps.source, x->ps.as_of,
+				 x->ps.region);
+}
 
 static int load_inputs(struct cli_ctx *ctx, const struct args *a,
 		       struct inputs *x)
@@ -391,10 +525,12 @@ static int load_inputs(struct cli_ctx *ctx, const struct args *a,
 	int rc;
 
 	memset(x, 0, sizeof(*x));
-	if ((rc = db_load_prices(ctx->db, ctx->region, a->as_of, &x->ps, err)))
-		return cli_fail(ctx, rc, err);
+	if ((rc = cli_load_prices(ctx, ctx->region, a->as_of, NULL, &x->ps)) ||
+	    (rc = drop_unpriced(a, x)))
+		return rc;
+	x->in.currency = x->ps.currency;
 	for (int t = 0; t < VT_COUNT; t++) {
-		if (!a->want[t])
+		if (!a->want[t] || x->unpriced[t])
 			continue;
 		if (db_load_limits(ctx->db, (enum vol_type)t, a->as_of, &x->lim[t], err)) {
 			msg_warn("%s", err);
@@ -436,6 +572,7 @@ static int nearest(const struct inputs *x, const struct need *nd,
 	struct solver_input wide = x->in;
 	struct solver_result tmp;
 	struct need capped = *nd;
+	long cap;
 
 	memset(near, 0, sizeof(*near));
 	if (x->in.inst && solved->fit == FIT_NO) {
@@ -454,7 +591,10 @@ static int nearest(const struct inputs *x, const struct need *nd,
 		}
 		return 0;
 	}
-	for (wide.max_stripe = x->in.max_stripe + 1; wide.max_stripe <= 64;
+	/* up to 64 volumes, or what the instance can attach */
+	wide.max_stripe = 64;
+	cap = solver_max_stripe(&wide);
+	for (wide.max_stripe = x->in.max_stripe + 1; wide.max_stripe <= cap;
 	     wide.max_stripe++) {
 		solver_run(&wide, nd, &tmp);
 		if (tmp.n) {
@@ -468,8 +608,8 @@ static int nearest(const struct inputs *x, const struct need *nd,
 	}
 	if (!near->n)
 		return 0;
-	if (wide.max_stripe < 64) {
-		wide.max_stripe = 64;
+	if (wide.max_stripe < cap) {
+		wide.max_stripe = cap;
 		solver_run(&wide, nd, &tmp);
 		if (tmp.n && tmp.opts[0].cost.total < near->opts[0].cost.total - 0.005) {
 			push(near, &tmp.opts[0]);
@@ -512,15 +652,17 @@ static int run(struct cli_ctx *ctx, void *args)
 	solver_run(&x->in, &a->need, &r);
 	doc = out_doc_new();
 	out_doc_notes_key(doc);
-	add_request(doc, a, ctx, &r);
+	add_request(doc, a, ctx, &r, x->ps.currency);
 	if (r.n) {
-		add_options(doc, ctx->db, &r, (size_t)a->top, "options", "Options");
+		add_options(doc, ctx->db, &r, (size_t)a->top, "options", "Options",
+			    x->ps.currency);
 		if (!a->instance)
 			add_families(doc, ctx->db, &a->need, &r);
 	} else {
 		out_list(doc, "options", NULL);
 		if (nearest(x, &a->need, &r, &near, how, sizeof(how))) {
-			add_options(doc, ctx->db, &near, 2, "nearest", "Nearest feasible");
+			add_options(doc, ctx->db, &near, 2, "nearest", "Nearest feasible",
+				    x->ps.currency);
 			out_note(doc, "nothing meets the need; nearest feasible: %s", how);
 		} else {
 			out_note(doc, "nothing meets the need, and no nearby need is feasible either");
@@ -528,6 +670,7 @@ static int run(struct cli_ctx *ctx, void *args)
 	}
 	for (size_t i = 0; i < r.nnotes; i++)
 		out_note(doc, "%s", r.notes[i]);
+	note_unpriced(doc, x);
 	if (r.n > (size_t)a->top)
 		out_note(doc, "%zu more option%s; --top %zu shows all", r.n - (size_t)a->top,
 			 r.n - (size_t)a->top == 1 ? "" : "s", r.n);

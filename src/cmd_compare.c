@@ -51,7 +51,7 @@ static int check(struct cli_ctx *ctx, void *args)
 
 static void add_row(struct out_table *t, long size, const struct vol_config *cfg,
 		    const struct cost *cost, const struct perf *pf, long load,
-		    double gp2_total)
+		    double gp2_total, const char *currency)
 {
 	double spend = fmin((double)load, pf->burst_iops) - pf->baseline_iops;
 
@@ -78,6 +78,16 @@ static void add_row(struct out_table *t, long size, const struct vol_config *cfg
 	out_num(t, pf->burst_mibps);
 	out_num(t, gp2_total - cost->total);
 	out_num(t, gp2_total > 0 ? (gp2_total - cost->total) / gp2_total * 100 : 0);
+	out_str(t, currency);
+}
+
+/* Every type asked for must be priced in the region (gp2 always is asked). */
+static int check_priced(const struct args *a, const struct price_set *ps)
+{
+	for (int ty = 0; ty < VT_COUNT; ty++)
+		if (a->want[ty] && !cli_type_priced(ps, ty))
+			return cli_type_prices_missing(ps, ty);
+	return EXIT_OK;
 }
 
 /* --svg-dir: the rows as a chart file, linked from the Markdown. */
@@ -106,8 +116,9 @@ static int run(struct cli_ctx *ctx, void *args)
 	char err[EBS_ERRLEN];
 	int rc;
 
-	if ((rc = db_load_prices(ctx->db, ctx->region, NULL, &ps, err)))
-		return cli_fail(ctx, rc, err);
+	if ((rc = cli_load_prices(ctx, ctx->region, NULL, "gp2", &ps)) ||
+	    (rc = check_priced(a, &ps)))
+		return rc;
 	for (int i = 0; i < VT_COUNT; i++)
 		if ((a->want[i] || i == VT_GP3) &&
 		    db_load_limits(ctx->db, (enum vol_type)i, NULL, &lim[i], err)) {
@@ -116,6 +127,7 @@ static int run(struct cli_ctx *ctx, void *args)
 		}
 	doc = out_doc_new();
 	t = out_list(doc, "rows", NULL);
+	out_table_currency(t, ps.currency);
 	out_col(t, "gp2_size_gib", "gp2 GiB", OUT_INT);
 	out_col(t, "type", "Type", OUT_TEXT);
 	out_col(t, "size_gib", "GiB", OUT_INT);
@@ -128,6 +140,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	out_col(t, "max_throughput_mibps", "Max MiB/s", OUT_NUM0);
 	out_col(t, "savings_usd", "Saves/month", OUT_USD);
 	out_col(t, "savings_pct", "Saves", OUT_PCT);
+	/* the money keys predate other currencies: amounts are in this one */
+	out_col(t, "currency", "Cur", OUT_TEXT);
 	for (size_t i = 0; i < a->sizes.n; i++) {
 		struct vol_config gp2 = { VT_GP2, a->sizes.v[i], 0, 0, 1, 0 };
 		struct cost gp2_cost;
@@ -152,12 +166,13 @@ static int run(struct cli_ctx *ctx, void *args)
 				continue;
 			}
 			model_perf(&cfg, &pf);
-			add_row(t, a->sizes.v[i], &cfg, &c, &pf, a->iops, gp2_cost.total);
+			add_row(t, a->sizes.v[i], &cfg, &c, &pf, a->iops, gp2_cost.total,
+				ps.currency);
 			rows[nrows++] = (struct report_compare_row){ a->sizes.v[i], cfg.type, c.total };
 		}
 	}
-	out_note(doc, "prices: %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
-		 ctx->region, ps.snapshot_id, ps.source, ps.as_of, a->iops);
+	out_note(doc, "prices: %s in %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
+		 ctx->region, ps.currency, ps.snapshot_id, ps.source, ps.as_of, a->iops);
 	rc = a->svg_dir ? add_svg(doc, a->svg_dir, ctx->region, rows, nrows) : EXIT_OK;
 	if (!rc)
 		rc = cli_render(ctx, doc);

@@ -75,6 +75,7 @@ static void build(struct out_doc *doc, const char *region,
 		  cfg->count, model_type_name(cfg->type), cfg->size_gib, region);
 	t = out_record(doc, NULL, title);
 	out_kv_str(t, "region", "Region", region);
+	out_kv_str(t, "currency", "Currency", ps->currency);
 	out_kv_str(t, "type", "Type", model_type_name(cfg->type));
 	out_kv_int(t, "size_gib", "Size (GiB)", cfg->size_gib);
 	if (cfg->iops)
@@ -91,7 +92,10 @@ static void build(struct out_doc *doc, const char *region,
 		out_kv_num(t, "io_per_month", "I/O per month", OUT_INT,
 			   cfg->io_per_month);
 
-	t = out_record(doc, "monthly_usd", "Monthly cost (USD)");
+	/* the key predates other currencies: its amounts are in `currency` */
+	xsnprintf(title, sizeof(title), "Monthly cost (%s)", ps->currency);
+	t = out_record(doc, "monthly_usd", title);
+	out_table_currency(t, ps->currency);
 	out_kv_num(t, "storage", "Storage", OUT_USD, cost->storage);
 	out_kv_num(t, "iops", "IOPS", OUT_USD, cost->iops);
 	out_kv_num(t, "throughput", "Throughput", OUT_USD, cost->throughput);
@@ -138,16 +142,11 @@ static int run(struct cli_ctx *ctx, void *args)
 		msg_hint("nearest legal configuration: ebsize cost %s", alt);
 		return EXIT_RUNTIME;
 	}
-	if (db_load_prices(ctx->db, ctx->region, NULL, &ps, err)) {
-		msg_error("%s", err);
-		msg_hint("see 'ebsize pricing show' for the regions with prices");
-		return EXIT_RUNTIME;
-	}
-	if (model_cost(&ps.type[a->cfg.type], &a->cfg, &cost)) {
-		msg_error("prices for %s in '%s' are incomplete (snapshot %lld)",
-			  model_type_name(a->cfg.type), ctx->region, ps.snapshot_id);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = cli_load_prices(ctx, ctx->region, NULL,
+				  model_type_name(a->cfg.type), &ps)))
+		return rc;
+	if (model_cost(&ps.type[a->cfg.type], &a->cfg, &cost))
+		return cli_type_prices_missing(&ps, a->cfg.type);
 	model_perf(&a->cfg, &pf);
 	doc = out_doc_new();
 	build(doc, ctx->region, &a->cfg, &cost, &pf, &ps);

@@ -22,26 +22,44 @@
 
 struct list_ctx {
 	struct out_table *t;
-	size_t n;
+	size_t n, unsupported;
+	char first_unsupported[48];
 };
 
 static int add_row(const struct instance_limits *il, void *arg)
 {
 	struct list_ctx *lc = arg;
 	struct out_table *t = lc->t;
+	int none = il->ebs_optimized == EBS_OPT_UNSUPPORTED;
 
 	out_row(t);
 	out_str(t, il->instance_type);
-	out_bool(t, il->burst);
-	out_num(t, il->baseline_mbps);
-	out_num(t, il->max_mbps);
-	out_num(t, il->baseline_mbytes_per_s);
-	out_num(t, il->max_mbytes_per_s);
-	out_num(t, model_mbytes_to_mibps(il->baseline_mbytes_per_s));
-	out_num(t, model_mbytes_to_mibps(il->max_mbytes_per_s));
-	out_num(t, il->baseline_iops);
-	out_num(t, il->max_iops);
+	if (none) {
+		/* no EBS limit published: nothing to show, not zero */
+		for (int i = 0; i < 9; i++)
+			out_null(t);
+		if (!lc->unsupported++)
+			xsnprintf(lc->first_unsupported, sizeof(lc->first_unsupported),
+				  "%s", il->instance_type);
+	} else {
+		out_bool(t, il->burst);
+		out_num(t, il->baseline_mbps);
+		out_num(t, il->max_mbps);
+		out_num(t, il->baseline_mbytes_per_s);
+		out_num(t, il->max_mbytes_per_s);
+		out_num(t, model_mbytes_to_mibps(il->baseline_mbytes_per_s));
+		out_num(t, model_mbytes_to_mibps(il->max_mbytes_per_s));
+		out_num(t, il->baseline_iops);
+		out_num(t, il->max_iops);
+	}
+	out_str(t, model_ebs_optimized_name(il->ebs_optimized));
+	if (il->max_ebs_attachments > 0)
+		out_int(t, il->max_ebs_attachments);
+	else
+		out_null(t);
+	out_str(t, *il->nvme ? il->nvme : NULL);
 	out_str(t, il->source);
+	out_str(t, il->as_of);
 	lc->n++;
 	return 0;
 }
@@ -64,7 +82,11 @@ static int show(struct cli_ctx *ctx, const char *name, const char *family)
 	out_col(lc.t, "max_mibps", "Max MiB/s", OUT_NUM1);
 	out_col(lc.t, "baseline_iops", "Base IOPS", OUT_INT);
 	out_col(lc.t, "max_iops", "Max IOPS", OUT_INT);
+	out_col(lc.t, "ebs_optimized", "EBS-optimized", OUT_TEXT);
+	out_col(lc.t, "max_ebs_attachments", "Max volumes", OUT_INT);
+	out_col(lc.t, "nvme", "NVMe", OUT_TEXT);
 	out_col(lc.t, "source", "Source", OUT_TEXT);
+	out_col(lc.t, "as_of", "As of", OUT_TEXT);
 	if (db_each_instance(ctx->db, name, family, add_row, &lc, err)) {
 		msg_error("%s", err);
 		out_doc_free(doc);
@@ -79,6 +101,12 @@ static int show(struct cli_ctx *ctx, const char *name, const char *family)
 		out_doc_free(doc);
 		return EXIT_RUNTIME;
 	}
+	if (lc.unsupported == 1)
+		out_note(doc, "%s is not EBS-optimizable (EbsOptimizedSupport unsupported): it attaches EBS volumes, but AWS publishes no EBS limit for it and its EBS traffic shares the instance's network bandwidth",
+			 lc.first_unsupported);
+	else if (lc.unsupported)
+		out_note(doc, "%zu types (%s, ...) are not EBS-optimizable (EbsOptimizedSupport unsupported): they attach EBS volumes, but AWS publishes no EBS limit for them and their EBS traffic shares the instance's network bandwidth",
+			 lc.unsupported, lc.first_unsupported);
 	rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;

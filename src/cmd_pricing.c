@@ -36,8 +36,8 @@
 	"MiB/s-month (the Price List quotes GiBps-month: divided by 1024), and\n" \
 	"standard I/O per million requests.  Ranges: only units inside\n" \
 	"[from, to) are billed at that price (gp3 IOPS above 3,000, io2 tiers).\n" \
-	"Prices in other currencies (CNY in China) are kept as quoted and never\n" \
-	"used for USD answers."
+	"Prices are kept in the currency AWS quotes (CNY in China); answers for a\n" \
+	"region use its currency only, and say which."
 
 static void today(char out[16])
 {
@@ -107,7 +107,9 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type)
 	if (!sc.n) {
 		msg_error("no prices for region '%s'%s%s", region ? region : "(any)",
 			  type ? " and type " : "", type ? type : "");
-		msg_hint("'ebsize pricing show --all-regions' lists the regions with prices");
+		if (region)
+			cli_price_hints(region, type);
+		msg_hint("'ebsize pricing regions' shows which regions have prices");
 		out_doc_free(doc);
 		return EXIT_RUNTIME;
 	}
@@ -115,6 +117,10 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type)
 	out_doc_free(doc);
 	return rc;
 }
+
+static const char *const show_type_names[] = {
+	"gp2", "gp3", "io1", "io2", "st1", "sc1", "standard", "snapshot", NULL
+};
 
 struct show_args {
 	int all;
@@ -125,7 +131,8 @@ static const struct opt show_opts[] = {
 	{ "all-regions", 0, OPT_FLAG, offsetof(struct show_args, all), NULL,
 	  "every region (default: the global --region)" },
 	{ "type", 0, OPT_STR, offsetof(struct show_args, type), "T",
-	  "one volume type", .choices = cli_type_names },
+	  "one volume type, or snapshot (snapshot storage)",
+	  .choices = show_type_names },
 	{ NULL }
 };
 
@@ -134,6 +141,8 @@ static int cmd_pricing_show(struct cli_ctx *ctx, void *args)
 	const struct show_args *a = args;
 	enum vol_type vt;
 
+	if (a->type && !strcmp(a->type, "snapshot"))      /* snapshot storage */
+		return show(ctx, a->all ? NULL : ctx->region, a->type);
 	if (a->type && model_type_parse(a->type, &vt))
 		return msg_usage_error(ctx->cmd_name, "unknown volume type '%s'", a->type);
 	return show(ctx, a->all ? NULL : ctx->region, a->type ? model_type_name(vt) : NULL);
@@ -146,7 +155,10 @@ static void report_list(struct out_doc *doc, struct out_table *t,
 			const struct price_list *pl,
 			const struct price_commit_report *rep)
 {
-	out_kv_int(t, "snapshot_id", "Snapshot", rep->snapshot_id);
+	/* identical data records nothing: the snapshot in force stays */
+	out_kv_int(t, "snapshot_id", "Snapshot", rep->identical ? rep->inforce_id :
+		   rep->snapshot_id);
+	out_kv_bool(t, "recorded", "New snapshot", !rep->identical);
 	out_kv_int(t, "regions", "Regions", (long long)rep->regions);
 	out_kv_int(t, "products", "Products read", (long long)pl->products);
 	out_kv_int(t, "prices", "Prices stored", (long long)rep->inserted);
@@ -156,6 +168,9 @@ static void report_list(struct out_doc *doc, struct out_table *t,
 	out_kv_int(t, "skipped", "Skipped", (long long)pl->skipped);
 	out_kv_int(t, "duplicates", "Duplicates", (long long)pl->duplicates);
 	out_doc_notes_key(doc);
+	if (rep->identical)
+		out_note(doc, "all %zu price%s equal the prices in force (snapshot %lld): nothing new recorded",
+			 pl->n, pl->n == 1 ? "" : "s", rep->inforce_id);
 	if (pl->unknown)
 		out_note(doc, "%zu product%s without an EBS volume price ignored (first: %s)",
 			 pl->unknown, pl->unknown == 1 ? "" : "s", pl->first_unknown);
@@ -584,6 +599,143 @@ static int cmd_pricing_diff(struct cli_ctx *ctx, void *args)
 	return diff(ctx, ids[0], nargs == 2 ? ids[1] : newer, region);
 }
 
+/* ------------------------------------------------------------ regions */
+
+/* The dimensions a volume type needs priced (PRICE_DIM_*); [VT_COUNT] =
+ * snapshot storage. */
+static unsigned needed_dims(size_t k)
+{
+	switch (k) {
+	case VT_GP3: return PRICE_DIM_STORAGE | PRICE_DIM_IOPS | PRICE_DIM_THROUGHPUT;
+	case VT_IO1:
+	case VT_IO2: return PRICE_DIM_STORAGE | PRICE_DIM_IOPS;
+	case VT_STANDARD: return PRICE_DIM_STORAGE | PRICE_DIM_IO;
+	default: return PRICE_DIM_STORAGE;
+	}
+}
+
+static const char *dims_name(size_t k)
+{
+	return k < VT_COUNT ? model_type_name((enum vol_type)k) : "snapshot";
+}
+
+struct regions_ctx {
+	struct out_table *t;
+	size_t n, priced, none, no_io2;
+	struct sbuf none_list, io2_list;
+};
+
+static int add_region(const struct region_info *ri, void *arg)
+{
+	struct regions_ctx *rc = arg;
+	struct out_table *t = rc->t;
+	struct sbuf have = SBUF_INIT(64), miss = SBUF_INIT(64);
+	char vintage[40];
+
+	for (size_t k = 0; k <= VT_COUNT; k++) {
+		unsigned need = needed_dims(k), got = ri->dims[k] & need;
+
+		if (got == need)
+			sbuf_addf(&have, "%s%s", have.len ? " " : "", dims_name(k));
+		else if (!got)
+			sbuf_addf(&miss, "%s%s", miss.len ? " " : "", dims_name(k));
+		else
+			sbuf_addf(&miss, "%s%s (%s%s%s%s)", miss.len ? " " : "",
+				  dims_name(k),
+				  need & ~got & PRICE_DIM_STORAGE ? "storage" : "",
+				  need & ~got & PRICE_DIM_IOPS ? "iops" : "",
+				  need & ~got & PRICE_DIM_THROUGHPUT ? "throughput" : "",
+				  need & ~got & PRICE_DIM_IO ? "io" : "");
+	}
+	if (!strcmp(ri->oldest, ri->newest))
+		xsnprintf(vintage, sizeof(vintage), "%s", ri->oldest);
+	else
+		xsnprintf(vintage, sizeof(vintage), "%s..%s", ri->oldest, ri->newest);
+	out_row(t);
+	out_str(t, ri->code);
+	out_str(t, *ri->location ? ri->location : NULL);
+	out_str(t, *ri->currency ? ri->currency : NULL);
+	out_bool(t, ri->prices > 0);
+	out_int(t, ri->prices);
+	out_str(t, have.len ? have.buf : NULL);
+	out_str(t, ri->prices ? (miss.len ? miss.buf : NULL) : "everything");
+	if (ri->snapshot_id) {
+		out_int(t, ri->snapshot_id);
+		out_str(t, ri->source);
+		out_str(t, ri->as_of);
+		out_str(t, *ri->oldest ? vintage : NULL);
+	} else {
+		out_null(t);
+		out_null(t);
+		out_null(t);
+		out_null(t);
+	}
+	rc->n++;
+	if (ri->prices) {
+		rc->priced++;
+		if ((ri->dims[VT_IO2] & needed_dims(VT_IO2)) != needed_dims(VT_IO2)) {
+			rc->no_io2++;
+			sbuf_addf(&rc->io2_list, "%s%s", rc->io2_list.len ? ", " : "", ri->code);
+		}
+	} else {
+		rc->none++;
+		sbuf_addf(&rc->none_list, "%s%s", rc->none_list.len ? ", " : "", ri->code);
+	}
+	sbuf_release(&have);
+	sbuf_release(&miss);
+	return 0;
+}
+
+static int regions(struct cli_ctx *ctx, struct regions_ctx *rc, char *err)
+{
+	struct out_doc *doc = out_doc_new();
+	struct out_table *t = out_list(doc, "regions", NULL);
+	int ret;
+
+	rc->t = t;
+	out_col(t, "region", "Region", OUT_TEXT);
+	out_col(t, "location", "Location", OUT_TEXT);
+	out_col(t, "currency", "Cur", OUT_TEXT);
+	out_col(t, "priced", "Priced", OUT_BOOL);
+	out_col(t, "prices", "Prices", OUT_INT);
+	out_col(t, "types", "Types priced", OUT_TEXT);
+	out_col(t, "missing", "Missing", OUT_TEXT);
+	out_col(t, "snapshot", "Snap", OUT_INT);
+	out_col(t, "source", "Source", OUT_TEXT);
+	out_col(t, "as_of", "As of", OUT_TEXT);
+	out_col(t, "vintage", "Vintage", OUT_TEXT);
+	out_doc_notes_key(doc);
+	if (db_each_region(ctx->db, add_region, rc, err)) {
+		msg_error("%s", err);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	out_note(doc, "%zu of %zu regions have prices; never add or compare amounts in different currencies (CNY in China)",
+		 rc->priced, rc->n);
+	if (rc->none)
+		out_note(doc, "no prices for %s: get them with 'ebsize pricing fetch --region R', or import 'aws pricing get-products' output for R with 'ebsize pricing import -'",
+			 rc->none_list.buf);
+	if (rc->no_io2)
+		out_note(doc, "no io2 prices for %s (the 2022 Price List extract predates io2 there)",
+			 rc->io2_list.buf);
+	out_note(doc, "built-in prices ('embedded') come from the AWS Price List of 2022-02-10 (snapshot storage: AWS's EBS calculator of 2021-05-13), spot-checked against 2026 data for a few regions only: 'ebsize pricing fetch' gets current ones");
+	ret = cli_render(ctx, doc);
+out:
+	out_doc_free(doc);
+	sbuf_release(&rc->none_list);
+	sbuf_release(&rc->io2_list);
+	return ret;
+}
+
+static int cmd_pricing_regions(struct cli_ctx *ctx, void *args)
+{
+	struct regions_ctx rc = { .none_list = SBUF_INIT(256), .io2_list = SBUF_INIT(256) };
+	char err[EBS_ERRLEN];
+
+	(void)args;
+	return regions(ctx, &rc, err);
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 static const struct cmd pricing_show_def = {
@@ -657,9 +809,19 @@ static const struct cmd pricing_diff_def = {
 	.check = diff_check,
 };
 
+static const struct cmd pricing_regions_def = {
+	.name = "regions",
+	.run = cmd_pricing_regions,
+	.flags = CMD_NEEDS_DB,
+	.summary = "every region: currency, what is priced, snapshot, vintage",
+	.description =
+		"Every region ebsize knows: its currency, which prices it has and which\n"
+		"it lacks, the snapshot in force, its date and source.",
+};
+
 static const struct cmd *const pricing_subs[] = {
 	&pricing_show_def, &pricing_fetch_def, &pricing_import_def,
-	&pricing_history_def, &pricing_diff_def, NULL
+	&pricing_history_def, &pricing_diff_def, &pricing_regions_def, NULL
 };
 
 const struct cmd cmd_pricing_def = {

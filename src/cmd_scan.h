@@ -68,6 +68,7 @@ struct scan_state {
 	struct inv_usage usage;
 	struct inv_warnings warn;     /* the parsers' warnings */
 	size_t nwarn;                 /* printed so far (capped) */
+	size_t no_price_said;         /* fleet.no_price entries warned about */
 	struct scan_input stdin_in;   /* stdin, read once when a volume file */
 	struct scan_input *cur;       /* the describe-volumes file being read */
 	uint32_t *cmd_rows;           /* report: human commands (rec << 2 | kind) */

@@ -88,6 +88,15 @@ void scan_flush_warnings(struct scan_state *st)
 {
 	print_capped(st, &st->warn);
 	print_capped(st, &st->fleet.warn);
+	/* once per region (and type) without prices, with how to get them */
+	for (; st->no_price_said < st->fleet.nno_price; st->no_price_said++) {
+		const struct scan_no_price *p = &st->fleet.no_price[st->no_price_said];
+
+		msg_warn("no %s%sprices for region '%s': its volumes%s%s are skipped (counted in the summary)",
+			 p->type ? p->type : "", p->type ? " " : "", p->region,
+			 p->type ? " of type " : "", p->type ? p->type : "");
+		cli_price_hints(p->region, p->type);
+	}
 }
 
 /* ------------------------------------------------------------ pass 1 */

@@ -11,13 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebsize/msg.h"
 #include "ebsize/util.h"
 
 
+/* By currency (USD first: amounts in two currencies are not compared),
+ * then by savings, then by id. */
 static int rec_cmp(const void *a, const void *b)
 {
 	const struct scan_rec *x = a, *y = b;
+	int c = strcmp(x->currency, y->currency);
 
+	if (c)
+		return !strcmp(x->currency, "USD") ? -1 :
+		       !strcmp(y->currency, "USD") ? 1 : c;
 	if (x->f.save_usd != y->f.save_usd)
 		return x->f.save_usd < y->f.save_usd ? 1 : -1;
 	return strcmp(x->id, y->id);
@@ -108,6 +115,7 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	str_or_null(t, k8s ? scan_vac_manifest(f) : NULL);
 	str_or_null(t, k8s ? scan_kubectl_patch(f, r->ns, r->pvc) : NULL);
 	out_str_ref(t, r->region);
+	out_str_ref(t, r->currency);
 	out_str_ref(t, r->az);
 	out_str_ref(t, scan_cat_name(f->cat));
 	config_cells(t, &f->cur, f->cur_usd, 0);
@@ -145,7 +153,7 @@ static void full_findings(struct out_doc *doc, struct scan_state *st)
 	static const char *const cols[] = {
 		"volume_id", "name", "tag", "k8s.namespace", "k8s.pvc",
 		"k8s.volume_attributes_class", "k8s.patch_command", "region",
-		"availability_zone", "category",
+		"currency", "availability_zone", "category",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
@@ -207,9 +215,9 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	out_str(t, scan_cat_name(f->cat));
 	out_str(t, now);
 	out_str(t, prop);
-	out_num(t, f->cur_usd);
-	out_num(t, f->save_usd);
-	out_num(t, scan_usd(f->save_usd * 12));
+	out_money(t, f->cur_usd, r->currency);
+	out_money(t, f->save_usd, r->currency);
+	out_money(t, scan_usd(f->save_usd * 12), r->currency);
 	out_str(t, f->cat == SCAN_EXCLUDED ? "" : scan_level_name(f->risk));
 	out_str(t, scan_level_name(f->confidence));
 }
@@ -266,9 +274,9 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	out_col(t, "category", "Finding", OUT_TEXT);
 	out_col(t, "current", "Now", OUT_TEXT);
 	out_col(t, "proposed", "Proposed", OUT_TEXT);
-	out_col(t, "current_usd", "$/month now", OUT_USD);
-	out_col(t, "monthly", "Saves $/month", OUT_USD);
-	out_col(t, "annual", "Saves $/year", OUT_USD);
+	out_col(t, "current_usd", "Now/month", OUT_USD);
+	out_col(t, "monthly", "Saves/month", OUT_USD);
+	out_col(t, "annual", "Saves/year", OUT_USD);
 	out_col(t, "risk", "Risk", OUT_TEXT);
 	out_col(t, "confidence", "Confidence", OUT_TEXT);
 	out_rows_on_demand(t, shown, human_row, st);
@@ -297,51 +305,64 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	out_rows_on_demand(c, st->ncmd_rows, command_row, st);
 }
 
+/* Totals never add two currencies: one per (key, currency). */
 struct total {
 	const char *key;
+	const char *currency;
 	long long volumes;
 	double current, savings;
 };
 
 static struct total *total_for(struct total **t, size_t *n, size_t *alloc,
-			       const char *key)
+			       const char *key, const char *currency)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*t)[i].key, key))
+		if (!strcmp((*t)[i].key, key) && !strcmp((*t)[i].currency, currency))
 			return &(*t)[i];
 	xgrow((void **)t, alloc, *n + 1, sizeof(**t));
-	(*t)[*n] = (struct total){ key, 0, 0, 0 };
+	(*t)[*n] = (struct total){ key, currency, 0, 0, 0 };
 	return &(*t)[(*n)++];
 }
 
+/* By currency (USD first), then by savings. */
 static int total_cmp(const void *a, const void *b)
 {
 	const struct total *x = a, *y = b;
+	int c = strcmp(x->currency, y->currency);
 
+	if (c)
+		return !strcmp(x->currency, "USD") ? -1 :
+		       !strcmp(y->currency, "USD") ? 1 : c;
 	if (x->savings != y->savings)
 		return x->savings < y->savings ? 1 : -1;
 	return strcmp(x->key, y->key);
 }
 
-/* One totals list: by category (0), region (1) or tag value (2). */
+/*
+ * One totals list: by category (0), region (1), tag value (2) or currency
+ * (3, the per-currency grand totals).
+ */
 static void totals(struct out_doc *doc, const struct scan_state *st, int by,
 		   int human)
 {
 	static const char *const names[] = { "totals_by_category", "totals_by_region",
-					     "totals_by_tag" };
-	static const char *const keys[] = { "category", "region", "tag_value" };
+					     "totals_by_tag", "totals_by_currency" };
+	static const char *const keys[] = { "category", "region", "tag_value",
+					    "currency" };
 	static const char *const titles[] = { "Totals by category", "Totals by region",
-					      "Totals by tag" };
+					      "Totals by tag", "Totals by currency" };
+	const struct scan_fleet *fl = &st->fleet;
 	struct total *t = NULL;
 	size_t n = 0, alloc = 0;
 	struct out_table *o;
 
-	for (size_t i = 0; i < st->fleet.nrecs; i++) {
-		const struct scan_rec *r = &st->fleet.recs[i];
+	for (size_t i = 0; i < fl->nrecs; i++) {
+		const struct scan_rec *r = &fl->recs[i];
 		const char *key = by == 0 ? scan_cat_name(r->f.cat) :
 				  by == 1 ? r->region :
+				  by == 3 ? r->currency :
 				  r->group ? r->group : "(untagged)";
-		struct total *x = total_for(&t, &n, &alloc, key);
+		struct total *x = total_for(&t, &n, &alloc, key, r->currency);
 
 		x->volumes++;
 		x->current += r->f.cur_usd;
@@ -351,74 +372,105 @@ static void totals(struct out_doc *doc, const struct scan_state *st, int by,
 		qsort(t, n, sizeof(*t), total_cmp);
 	o = out_list(doc, names[by], titles[by]);
 	out_col(o, keys[by], by == 2 ? st->a->by_tag : keys[by], OUT_TEXT);
+	if (by != 3)
+		out_col(o, "currency", "Cur", OUT_TEXT);
 	out_col(o, "volumes", "Volumes", OUT_INT);
-	out_col(o, "current_monthly_usd", "$/month now", OUT_USD);
-	out_col(o, "monthly_savings_usd", "Saves $/month", OUT_USD);
-	out_col(o, "annual_savings_usd", "Saves $/year", OUT_USD);
+	/* the keys predate other currencies: amounts are in `currency` */
+	out_col(o, by == 3 ? "current_monthly" : "current_monthly_usd", "Now/month", OUT_USD);
+	out_col(o, by == 3 ? "monthly_savings" : "monthly_savings_usd", "Saves/month", OUT_USD);
+	out_col(o, by == 3 ? "annual_savings" : "annual_savings_usd", "Saves/year", OUT_USD);
 	for (size_t i = 0; i < n; i++) {
 		char clean[160];
 
 		out_row(o);
 		out_str(o, human ? one_line(t[i].key, clean, sizeof(clean)) : t[i].key);
+		if (by != 3)
+			out_str(o, t[i].currency);
 		out_int(o, t[i].volumes);
-		out_num(o, scan_usd(t[i].current));
-		out_num(o, scan_usd(t[i].savings));
-		out_num(o, scan_usd(t[i].savings * 12));
+		out_money(o, scan_usd(t[i].current), t[i].currency);
+		out_money(o, scan_usd(t[i].savings), t[i].currency);
+		out_money(o, scan_usd(t[i].savings * 12), t[i].currency);
 	}
 	free(t);
 }
 
-/* The root record: counts and total savings. */
+/* The root record: counts and total savings (USD: the other currencies
+ * are in totals_by_currency). */
 static void summary(struct out_doc *doc, const struct scan_state *st)
 {
+	const struct scan_fleet *fl = &st->fleet;
 	struct out_table *t = out_record(doc, "summary", "Summary");
+	struct sbuf regions = SBUF_INIT(4096);
 	double save = 0;
 	size_t excluded = 0;
 
-	for (size_t i = 0; i < st->fleet.nrecs; i++) {
-		save += st->fleet.recs[i].f.save_usd;
-		excluded += st->fleet.recs[i].f.cat == SCAN_EXCLUDED;
+	for (size_t i = 0; i < fl->nrecs; i++) {
+		if (!strcmp(fl->recs[i].currency, "USD"))
+			save += fl->recs[i].f.save_usd;
+		excluded += fl->recs[i].f.cat == SCAN_EXCLUDED;
 	}
-	out_kv_int(t, "volumes_scanned", "Volumes scanned", (long long)st->fleet.scanned);
-	out_kv_int(t, "findings", "Findings", (long long)(st->fleet.nrecs - excluded));
+	for (size_t i = 0; i < fl->nno_price; i++) {
+		const char *r = fl->no_price[i].region;
+		int dup = 0;
+
+		for (size_t k = 0; k < i; k++)
+			dup |= !strcmp(fl->no_price[k].region, r);
+		if (!dup)
+			sbuf_addf(&regions, "%s%s", regions.len ? ", " : "", r);
+	}
+	out_kv_int(t, "volumes_scanned", "Volumes scanned", (long long)fl->scanned);
+	out_kv_int(t, "findings", "Findings", (long long)(fl->nrecs - excluded));
 	out_kv_int(t, "excluded", "Excluded by tag", (long long)excluded);
-	out_kv_int(t, "skipped", "Skipped (see warnings)", (long long)st->fleet.skipped);
-	out_kv_int(t, "other_regions", "In other regions", (long long)st->fleet.other_region);
-	out_kv_num(t, "monthly_savings_usd", "Savings per month", OUT_USD, scan_usd(save));
-	out_kv_num(t, "annual_savings_usd", "Savings per year", OUT_USD, scan_usd(save * 12));
+	out_kv_int(t, "skipped", "Skipped (see warnings)", (long long)fl->skipped);
+	out_kv_int(t, "other_regions", "In other regions", (long long)fl->other_region);
+	out_kv_int(t, "skipped_no_price", "Skipped, no prices", (long long)fl->skipped_no_price);
+	out_kv_str(t, "skipped_no_price_regions", "Regions without prices",
+		   regions.len ? regions.buf : NULL);
+	out_kv_num(t, "monthly_savings_usd", "Savings per month (USD)", OUT_USD, scan_usd(save));
+	out_kv_num(t, "annual_savings_usd", "Savings per year (USD)", OUT_USD, scan_usd(save * 12));
 	out_kv_num(t, "headroom_pct", "Headroom", OUT_PCT, st->a->opts.headroom_pct);
 	out_kv_num(t, "min_savings_usd", "Minimum savings", OUT_USD,
 		   st->a->opts.min_savings_usd);
+	sbuf_release(&regions);
 }
 
 /*
- * Sort findings by savings and render: the full list for csv/json, the
- * compact table and commands for table/md, then the totals.
+ * Sort findings by currency and savings and render: the full list for
+ * csv/json, the compact table and commands for table/md, then the totals.
+ * Exit 1 when nothing could be priced at all.
  */
 int scan_report(struct scan_state *st)
 {
+	const struct scan_fleet *fl = &st->fleet;
 	struct out_doc *doc = out_doc_new();
 	int human = st->ctx->format == OUT_TABLE || st->ctx->format == OUT_MD;
 	int rc;
 
-	if (st->fleet.nrecs)
-		qsort(st->fleet.recs, st->fleet.nrecs, sizeof(*st->fleet.recs), rec_cmp);
+	if (fl->nrecs)
+		qsort(st->fleet.recs, fl->nrecs, sizeof(*fl->recs), rec_cmp);
 	out_doc_notes_key(doc);
 	summary(doc, st);
 	if (human)
 		human_findings(doc, st);
 	else
 		full_findings(doc, st);
+	totals(doc, st, 3, human);
 	totals(doc, st, 0, human);
 	totals(doc, st, 1, human);
 	if (st->a->by_tag)
 		totals(doc, st, 2, human);
-	for (size_t i = 0; i < st->fleet.nno_price; i++)
-		out_note(doc, "%zu volume(s) in %s skipped: no prices for that region (see ebsize pricing show)",
-			 st->fleet.no_price[i].volumes, st->fleet.no_price[i].region);
-	out_note(doc, "prices: USD on-demand per month; savings before snapshot storage; one modify-volume per volume (AWS allows 4 per 24 h)");
+	for (size_t i = 0; i < fl->nno_price; i++)
+		out_note(doc, "%zu volume(s) in %s skipped: no %s%sprices for that region (see ebsize pricing regions)",
+			 fl->no_price[i].volumes, fl->no_price[i].region,
+			 fl->no_price[i].type ? fl->no_price[i].type : "",
+			 fl->no_price[i].type ? " " : "");
+	out_note(doc, "prices: on-demand per month in each region's currency (CNY in China; amounts in two currencies are never added: totals are per currency, and the summary's savings are USD); savings before snapshot storage; one modify-volume per volume (AWS allows 4 per 24 h)");
 	rc = cli_render(st->ctx, doc);
 	out_doc_free(doc);
+	if (!rc && !fl->scanned && fl->skipped_no_price) {
+		msg_error("no volume could be priced: all %zu skipped for want of prices (regions: see the summary)",
+			  fl->skipped_no_price);
+		rc = EXIT_RUNTIME;
+	}
 	return rc;
 }
-

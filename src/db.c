@@ -111,16 +111,19 @@ static const char *const price_cols[] = {
 };
 
 /*
- * Load the embedded price snapshot as snapshot 1 ('embedded').  The CSV is
- * ours, but it is still checked field by field: a bad row fails the build's
- * own tests rather than loading a wrong price.
+ * Load the embedded price snapshot (pricing/snapshot.csv) as a new
+ * snapshot 'embedded' with notes, left incomplete: db_embedded_complete
+ * finishes it.  The CSV is ours, but it is still checked field by field:
+ * a bad row fails the build's own tests rather than loading a wrong price.
+ * Each row keeps its source and its own vintage (as_of).
  */
-static int load_price_snapshot(struct db *db, char *err)
+int db_embedded_prices_load(struct db *db, const char *notes, long long *id,
+			    char *err)
 {
 	const struct embedded_file *f = embedded_find(PRICE_SNAPSHOT_FILE);
 	struct csv_reader r;
 	sqlite3_stmt *st = NULL;
-	char **fld, **hdr = NULL, now[32], as_of[16] = "";
+	char **fld, **hdr = NULL;
 	size_t n, nhdr = 0;
 	int idx[ARRAY_SIZE(price_cols)];
 	int rc = EBS_OK, got;
@@ -145,17 +148,21 @@ static int load_price_snapshot(struct db *db, char *err)
 			goto out;
 		}
 	}
-	utc_now_iso(now);
-	/* as_of of the snapshot: the newest row date, filled in below */
-	if ((rc = db_exec(db, "INSERT INTO price_snapshots(source, fetched_at, as_of, complete, notes)"
-			  " VALUES ('embedded', '', '', 0, 'built into ebsize from pricing/snapshot.csv')",
-			  err)))
+	if ((rc = db_prepare(db, "INSERT INTO price_snapshots(source, fetched_at, as_of, complete, notes)"
+			     " VALUES ('embedded', '', '', 0, ?)", &st, err)))
 		goto out;
+	sqlite3_bind_text(st, 1, notes, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		rc = db_fail(db, err, "cannot load embedded prices");
+		goto out;
+	}
 	snap = sqlite3_last_insert_rowid(db->h);
+	sqlite3_finalize(st);
+	st = NULL;
 	if ((rc = db_prepare(db,
 			     "INSERT INTO prices(snapshot_id, region, volume_type, dimension, unit, currency,"
-			     " price_per_unit, begin_range, end_range, sku, usagetype, source)"
-			     " VALUES (?,?,?,?,?,?,?,?,?,NULL,?,?)", &st, err)))
+			     " price_per_unit, begin_range, end_range, sku, usagetype, source, as_of)"
+			     " VALUES (?,?,?,?,?,?,?,?,?,NULL,?,?,?)", &st, err)))
 		goto out;
 	while ((got = csv_next(&r, &fld, &n)) == 1) {
 		double price, begin, end = -1;
@@ -163,7 +170,8 @@ static int load_price_snapshot(struct db *db, char *err)
 		if (n != nhdr ||
 		    parse_nonneg_double(fld[idx[5]], &price) ||
 		    parse_nonneg_double(fld[idx[6]], &begin) ||
-		    (*fld[idx[7]] && parse_nonneg_double(fld[idx[7]], &end))) {
+		    (*fld[idx[7]] && parse_nonneg_double(fld[idx[7]], &end)) ||
+		    strlen(fld[idx[9]]) != 10) {
 			rc = ebs_fail(err, EBS_ERR_PARSE, "%s: line %zu: bad row",
 				      f->name, r.record_line);
 			goto out;
@@ -178,37 +186,58 @@ static int load_price_snapshot(struct db *db, char *err)
 			sqlite3_bind_double(st, 9, end);
 		else
 			sqlite3_bind_null(st, 9);
-		sqlite3_bind_text(st, 10, fld[idx[8]], -1, SQLITE_TRANSIENT);
+		/* no usage type where no source gives the region's prefix */
+		if (*fld[idx[8]])
+			sqlite3_bind_text(st, 10, fld[idx[8]], -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, 10);
 		sqlite3_bind_text(st, 11, fld[idx[10]], -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 12, fld[idx[9]], -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			rc = db_fail(db, err, "cannot load embedded prices");
 			goto out;
 		}
-		if (strcmp(fld[idx[9]], as_of) > 0)
-			xsnprintf(as_of, sizeof(as_of), "%s", fld[idx[9]]);
 	}
-	if (got < 0) {
+	if (got < 0)
 		rc = ebs_fail(err, EBS_ERR_PARSE, "%s: line %zu: unterminated quote",
 			      f->name, r.record_line);
-		goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if ((rc = db_prepare(db, "UPDATE price_snapshots SET fetched_at = ?, as_of = ?, complete = 1 WHERE id = ?",
-			     &st, err)))
-		goto out;
-	sqlite3_bind_text(st, 1, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, as_of, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 3, snap);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = db_fail(db, err, "cannot load embedded prices");
 out:
 	sqlite3_finalize(st);
 	for (size_t i = 0; i < nhdr; i++)
 		free(hdr[i]);
 	free(hdr);
 	csv_release(&r);
+	*id = snap;
 	return rc;
+}
+
+/* Complete an embedded snapshot: its as_of is the newest row's vintage. */
+int db_embedded_prices_complete(struct db *db, long long id, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	char now[32];
+	int rc;
+
+	utc_now_iso(now);
+	if ((rc = db_prepare(db, "UPDATE price_snapshots SET fetched_at = ?1,"
+			     " as_of = (SELECT coalesce(max(as_of), '') FROM prices WHERE snapshot_id = ?2),"
+			     " complete = 1 WHERE id = ?2", &st, err)))
+		return rc;
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot load embedded prices");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int load_price_snapshot(struct db *db, char *err)
+{
+	long long id = 0;
+	int rc = db_embedded_prices_load(db, "built into ebsize from pricing/snapshot.csv",
+					 &id, err);
+
+	return rc ? rc : db_embedded_prices_complete(db, id, err);
 }
 
 /* Create every table and load every embedded row.  Caller holds the
@@ -332,6 +361,8 @@ int db_open(const char *path, int create_dirs, struct db **out, char *err)
 		goto fail;
 	if (fresh && (rc = create_and_seed(db, err)))
 		goto fail;
+	if (!fresh && (rc = db_migrate(db, err)))
+		goto fail;
 	*out = db;
 	return EBS_OK;
 fail:
@@ -350,7 +381,7 @@ void db_close(struct db *db)
 
 /* ------------------------------------------------------------ reads */
 
-/* Newest complete snapshot with USD prices for region (as_of bound). */
+/* Newest complete snapshot with prices for region (as_of bound). */
 static int snapshot_for(struct db *db, const char *region, const char *as_of,
 			long long *id, char *err)
 {
@@ -361,7 +392,7 @@ static int snapshot_for(struct db *db, const char *region, const char *as_of,
 			     "SELECT max(s.id) FROM price_snapshots s"
 			     " WHERE s.complete = 1 AND (?2 IS NULL OR s.as_of <= ?2)"
 			     " AND EXISTS (SELECT 1 FROM prices p WHERE p.snapshot_id = s.id"
-			     " AND p.region = ?1 AND p.currency = 'USD')", &st, err)))
+			     " AND p.region = ?1)", &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, region, -1, SQLITE_TRANSIENT);
 	if (as_of)
@@ -370,13 +401,56 @@ static int snapshot_for(struct db *db, const char *region, const char *as_of,
 		rc = db_fail(db, err, "cannot read prices");
 	} else if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
 		rc = as_of ? ebs_fail(err, EBS_ERR_NOT_FOUND,
-				      "no USD prices for region '%s' as of %s",
+				      "no prices for region '%s' as of %s",
 				      region, as_of) :
 			ebs_fail(err, EBS_ERR_NOT_FOUND,
-				 "no USD prices for region '%s'", region);
+				 "no prices for region '%s'", region);
 	} else {
 		*id = sqlite3_column_int64(st, 0);
 	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_region_currency(struct db *db, const char *region, char *cur,
+		       size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	int known = 0;
+
+	if (db_prepare(db, "SELECT currency FROM regions WHERE code = ?", &st, NULL))
+		return 0;
+	sqlite3_bind_text(st, 1, region, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		xsnprintf(cur, n, "%s", db_text(st, 0));
+		known = 1;
+	}
+	sqlite3_finalize(st);
+	return known;
+}
+
+/*
+ * The currency to read region's prices of snapshot snap in: the region's
+ * own (regions.currency); for a region the table does not know, the one
+ * its rows use (USD first when, oddly, there are several).
+ */
+static int price_currency(struct db *db, const char *region, long long snap,
+			  char *cur, size_t n, char *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (db_region_currency(db, region, cur, n))
+		return EBS_OK;
+	if ((rc = db_prepare(db, "SELECT currency FROM prices WHERE snapshot_id = ? AND region = ?"
+			     " ORDER BY currency <> 'USD', currency LIMIT 1", &st, err)))
+		return rc;
+	sqlite3_bind_int64(st, 1, snap);
+	sqlite3_bind_text(st, 2, region, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		xsnprintf(cur, n, "%s", db_text(st, 0));
+	else
+		rc = db_fail(db, err, "cannot read prices");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -400,17 +474,20 @@ int db_load_prices(struct db *db, const char *region, const char *as_of,
 	int rc, step;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = snapshot_for(db, region, as_of, &snap, err)))
+	if ((rc = snapshot_for(db, region, as_of, &snap, err)) ||
+	    (rc = price_currency(db, region, snap, out->currency,
+				 sizeof(out->currency), err)))
 		return rc;
 	if ((rc = db_prepare(db,
 			     "SELECT p.volume_type, p.dimension, p.price_per_unit, p.begin_range,"
 			     " coalesce(p.end_range, -1), s.as_of, s.source"
 			     " FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
-			     " WHERE p.snapshot_id = ? AND p.region = ? AND p.currency = 'USD'"
+			     " WHERE p.snapshot_id = ? AND p.region = ? AND p.currency = ?"
 			     " ORDER BY p.volume_type, p.dimension, p.begin_range", &st, err)))
 		return rc;
 	sqlite3_bind_int64(st, 1, snap);
 	sqlite3_bind_text(st, 2, region, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, out->currency, -1, SQLITE_TRANSIENT);
 	xsnprintf(out->region, sizeof(out->region), "%s", region);
 	out->snapshot_id = snap;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -423,6 +500,11 @@ int db_load_prices(struct db *db, const char *region, const char *as_of,
 
 		xsnprintf(out->as_of, sizeof(out->as_of), "%s", db_text(st, 5));
 		xsnprintf(out->source, sizeof(out->source), "%s", db_text(st, 6));
+		if (!strcmp(db_text(st, 0), "snapshot") && !strcmp(dim, "storage")) {
+			out->have_snapshot_storage = 1;
+			out->snapshot_per_gib_month = price;
+			continue;
+		}
 		if (model_type_parse(db_text(st, 0), &t))
 			continue;
 		tp = &out->type[t];
@@ -493,9 +575,12 @@ int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
 
 static void instance_from_row(sqlite3_stmt *st, struct instance_limits *o)
 {
+	const char *opt;
+
 	memset(o, 0, sizeof(*o));
 	xsnprintf(o->instance_type, sizeof(o->instance_type), "%s", db_text(st, 0));
 	o->burst = sqlite3_column_int(st, 1);
+	/* NULL limits (not EBS-optimizable) read as 0 */
 	o->baseline_mbps = sqlite3_column_double(st, 2);
 	o->max_mbps = sqlite3_column_double(st, 3);
 	o->baseline_mbytes_per_s = sqlite3_column_double(st, 4);
@@ -504,11 +589,17 @@ static void instance_from_row(sqlite3_stmt *st, struct instance_limits *o)
 	o->max_iops = sqlite3_column_double(st, 7);
 	xsnprintf(o->source, sizeof(o->source), "%s", db_text(st, 8));
 	xsnprintf(o->as_of, sizeof(o->as_of), "%s", db_text(st, 9));
+	opt = db_text(st, 10);
+	o->ebs_optimized = !strcmp(opt, "unsupported") ? EBS_OPT_UNSUPPORTED :
+			   !strcmp(opt, "supported") ? EBS_OPT_SUPPORTED :
+			   EBS_OPT_DEFAULT;
+	o->max_ebs_attachments = (long)sqlite3_column_int64(st, 11);
+	xsnprintf(o->nvme, sizeof(o->nvme), "%s", db_text(st, 12));
 }
 
 #define INSTANCE_COLS "instance_type, burst, baseline_mbps, max_mbps," \
 	" baseline_mbytes_per_s, max_mbytes_per_s, baseline_iops, max_iops," \
-	" source, as_of"
+	" source, as_of, ebs_optimized, max_ebs_attachments, nvme"
 
 int db_load_instance(struct db *db, const char *instance_type,
 		     struct instance_limits *out, char *err)
@@ -558,7 +649,8 @@ int db_each_instance(struct db *db, const char *name, const char *family,
 	int rc, step;
 
 	/* natural size order: by family, then by the instance's max IOPS
-	 * and bandwidth (nano < ... < metal) */
+	 * and bandwidth (nano < ... < metal); types without EBS limits
+	 * (NULLs sort first) by name */
 	rc = db_prepare(db, "SELECT " INSTANCE_COLS " FROM instance_limits"
 			" WHERE (?1 IS NULL OR instance_type = ?1)"
 			" AND (?2 IS NULL OR substr(instance_type, 1, length(?2)) = ?2)"
@@ -597,7 +689,7 @@ int db_each_price(struct db *db, const char *region, const char *type,
 			"  WHERE s.complete = 1 GROUP BY p.region)"
 			" SELECT p.snapshot_id, p.region, p.volume_type, p.dimension, p.unit,"
 			" p.currency, p.price_per_unit, p.begin_range, coalesce(p.end_range, -1),"
-			" p.usagetype, p.source, s.as_of"
+			" p.usagetype, p.source, coalesce(p.as_of, s.as_of)"
 			" FROM prices p JOIN inforce i ON i.region = p.region AND i.sid = p.snapshot_id"
 			" JOIN price_snapshots s ON s.id = p.snapshot_id"
 			" WHERE (?1 IS NULL OR p.region = ?1) AND (?2 IS NULL OR p.volume_type = ?2)"

@@ -67,6 +67,16 @@ static int upsert(struct db *db, sqlite3_stmt *st,
 	sqlite3_bind_int64(st, 8, (long long)il->max_iops);
 	sqlite3_bind_text(st, 9, il->source, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, il->as_of, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, model_ebs_optimized_name(il->ebs_optimized), -1,
+			  SQLITE_STATIC);
+	if (il->max_ebs_attachments > 0)
+		sqlite3_bind_int64(st, 12, il->max_ebs_attachments);
+	else
+		sqlite3_bind_null(st, 12);
+	if (*il->nvme)
+		sqlite3_bind_text(st, 13, il->nvme, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 13);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return db_fail(db, err, "cannot store instance limits");
 	return EBS_OK;
@@ -88,10 +98,22 @@ int db_instances_import(struct db *db, const struct instance_limits *v,
 			return rc;
 	if ((rc = db_exec(db, "BEGIN IMMEDIATE", err)))
 		return rc;
-	rc = db_prepare(db, "INSERT OR REPLACE INTO instance_limits (instance_type, burst,"
+	/* what the input does not say (attachments, NVMe) is kept */
+	rc = db_prepare(db, "INSERT INTO instance_limits (instance_type, burst,"
 			" baseline_mbps, max_mbps, baseline_mbytes_per_s, max_mbytes_per_s,"
-			" baseline_iops, max_iops, source, as_of)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?)", &st, err);
+			" baseline_iops, max_iops, source, as_of, ebs_optimized,"
+			" max_ebs_attachments, nvme)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+			" ON CONFLICT (instance_type) DO UPDATE SET burst = excluded.burst,"
+			" baseline_mbps = excluded.baseline_mbps, max_mbps = excluded.max_mbps,"
+			" baseline_mbytes_per_s = excluded.baseline_mbytes_per_s,"
+			" max_mbytes_per_s = excluded.max_mbytes_per_s,"
+			" baseline_iops = excluded.baseline_iops, max_iops = excluded.max_iops,"
+			" source = excluded.source, as_of = excluded.as_of,"
+			" ebs_optimized = excluded.ebs_optimized,"
+			" max_ebs_attachments = coalesce(excluded.max_ebs_attachments,"
+			"  instance_limits.max_ebs_attachments),"
+			" nvme = coalesce(excluded.nvme, instance_limits.nvme)", &st, err);
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (exists(db, v[i].instance_type))
 			rep->updated++;

@@ -24,4 +24,19 @@ int db_fail(struct db *db, char *err, const char *what);
 /* Column text or "" (never NULL). */
 const char *db_text(sqlite3_stmt *st, int col);
 
+/*
+ * The embedded price snapshot (db.c): load pricing/snapshot.csv as a new
+ * incomplete snapshot 'embedded' (*id), then complete it.  Caller holds
+ * the transaction.
+ */
+int db_embedded_prices_load(struct db *db, const char *notes, long long *id,
+			    char *err);
+int db_embedded_prices_complete(struct db *db, long long id, char *err);
+
+/*
+ * Bring an existing database up to DB_SCHEMA_VERSION (db_migrate.c), in
+ * one IMMEDIATE transaction; a current database is left alone.
+ */
+int db_migrate(struct db *db, char *err);
+
 #endif

@@ -28,8 +28,9 @@ int db_region_table(struct db *db, struct region_table *out, char *err)
 	int rc, step;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = db_prepare(db, "SELECT code, location, usagetype_prefix FROM regions"
-			     " ORDER BY code", &st, err)))
+	if ((rc = db_prepare(db, "SELECT code, coalesce(location, ''),"
+			     " coalesce(usagetype_prefix, ''), usagetype_prefix IS NULL"
+			     " FROM regions ORDER BY code", &st, err)))
 		return rc;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct region_name *r;
@@ -39,9 +40,112 @@ int db_region_table(struct db *db, struct region_table *out, char *err)
 		xsnprintf(r->code, sizeof(r->code), "%s", db_text(st, 0));
 		xsnprintf(r->location, sizeof(r->location), "%s", db_text(st, 1));
 		xsnprintf(r->prefix, sizeof(r->prefix), "%s", db_text(st, 2));
+		r->no_prefix = sqlite3_column_int(st, 3);
 	}
 	if (step != SQLITE_DONE)
 		rc = db_fail(db, err, "cannot read regions");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ------------------------------------------------------------ regions */
+
+/* What region r's in-force snapshot prices, into ri. */
+static int region_dims(struct db *db, sqlite3_stmt *st, struct region_info *ri,
+		       char *err)
+{
+	int step;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, ri->snapshot_id);
+	sqlite3_bind_text(st, 2, ri->code, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *type = db_text(st, 0), *dim = db_text(st, 1);
+		const char *cur = db_text(st, 2), *vintage = db_text(st, 4);
+		long long n = sqlite3_column_int64(st, 3);
+		enum vol_type t;
+		size_t k;
+		unsigned bit = !strcmp(dim, "storage") ? PRICE_DIM_STORAGE :
+			       !strcmp(dim, "iops") ? PRICE_DIM_IOPS :
+			       !strcmp(dim, "throughput") ? PRICE_DIM_THROUGHPUT :
+			       PRICE_DIM_IO;
+
+		if (!*ri->currency)
+			xsnprintf(ri->currency, sizeof(ri->currency), "%s", cur);
+		if (strcmp(cur, ri->currency)) {
+			ri->other_currency += n;
+			continue;
+		}
+		ri->prices += n;
+		if (!model_type_parse(type, &t))
+			k = (size_t)t;
+		else if (!strcmp(type, "snapshot"))
+			k = VT_COUNT;
+		else
+			continue;
+		ri->dims[k] |= bit;
+		if (k < VT_COUNT && bit == PRICE_DIM_IOPS)
+			ri->iops_tiers[k] += (int)n;
+		if (!*ri->oldest || strcmp(vintage, ri->oldest) < 0)
+			xsnprintf(ri->oldest, sizeof(ri->oldest), "%s", vintage);
+		if (strcmp(vintage, ri->newest) > 0)
+			xsnprintf(ri->newest, sizeof(ri->newest), "%s", vintage);
+	}
+	if (step != SQLITE_DONE)
+		return db_fail(db, err, "cannot read prices");
+	return EBS_OK;
+}
+
+int db_each_region(struct db *db, int (*fn)(const struct region_info *, void *),
+		   void *arg, char *err)
+{
+	sqlite3_stmt *st = NULL, *dims = NULL;
+	int rc, step = SQLITE_DONE;
+
+	rc = db_prepare(db,
+			"WITH inforce AS (SELECT p.region, max(s.id) AS sid"
+			"  FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
+			"  WHERE s.complete = 1 GROUP BY p.region),"
+			" codes AS (SELECT code FROM regions UNION SELECT region FROM inforce)"
+			" SELECT c.code, r.code IS NOT NULL, coalesce(r.location, ''),"
+			" r.usagetype_prefix IS NOT NULL, coalesce(r.usagetype_prefix, ''),"
+			" coalesce(r.currency, ''), coalesce(i.sid, 0), coalesce(s.source, ''),"
+			" coalesce(s.as_of, '')"
+			" FROM codes c LEFT JOIN regions r ON r.code = c.code"
+			" LEFT JOIN inforce i ON i.region = c.code"
+			" LEFT JOIN price_snapshots s ON s.id = i.sid ORDER BY c.code", &st, err);
+	if (rc)
+		return rc;
+	/* the region's currency first, so that an unknown region takes the
+	 * one its first rows use */
+	rc = db_prepare(db,
+			"SELECT p.volume_type, p.dimension, p.currency, count(*),"
+			" coalesce(p.as_of, s.as_of)"
+			" FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
+			" WHERE p.snapshot_id = ?1 AND p.region = ?2"
+			" GROUP BY p.volume_type, p.dimension, p.currency, coalesce(p.as_of, s.as_of)"
+			" ORDER BY p.currency <> 'USD', p.currency", &dims, err);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct region_info ri;
+
+		memset(&ri, 0, sizeof(ri));
+		xsnprintf(ri.code, sizeof(ri.code), "%s", db_text(st, 0));
+		ri.known = sqlite3_column_int(st, 1);
+		xsnprintf(ri.location, sizeof(ri.location), "%s", db_text(st, 2));
+		ri.prefix_known = sqlite3_column_int(st, 3);
+		xsnprintf(ri.prefix, sizeof(ri.prefix), "%s", db_text(st, 4));
+		xsnprintf(ri.currency, sizeof(ri.currency), "%s", db_text(st, 5));
+		ri.snapshot_id = sqlite3_column_int64(st, 6);
+		xsnprintf(ri.source, sizeof(ri.source), "%s", db_text(st, 7));
+		xsnprintf(ri.as_of, sizeof(ri.as_of), "%s", db_text(st, 8));
+		if (ri.snapshot_id && (rc = region_dims(db, dims, &ri, err)))
+			break;
+		if (fn(&ri, arg))
+			break;
+	}
+	if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot read regions");
+	sqlite3_finalize(dims);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -105,14 +209,19 @@ static int check_moves(struct db *db, const struct price_list *pl,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db, "SELECT p.price_per_unit, p.snapshot_id FROM prices p"
+	size_t same = 0;
+
+	if ((rc = db_prepare(db, "SELECT p.price_per_unit, p.snapshot_id,"
+			     " coalesce(p.end_range, -1),"
+			     " (SELECT as_of FROM price_snapshots WHERE id = p.snapshot_id)"
+			     " FROM prices p"
 			     " WHERE p.snapshot_id = " INFORCE_OF("?1")
 			     " AND p.region = ?1 AND p.volume_type = ?2 AND p.dimension = ?3"
 			     " AND p.begin_range = ?4 AND p.currency = ?5", &st, err)))
 		return rc;
 	for (size_t i = 0; i < pl->n && !rc; i++) {
 		const struct price_item *it = &pl->items[i];
-		double old, ratio;
+		double old, ratio, end;
 
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, it->region, -1, SQLITE_STATIC);
@@ -123,8 +232,14 @@ static int check_moves(struct db *db, const struct price_list *pl,
 		if (sqlite3_step(st) != SQLITE_ROW)
 			continue;
 		old = sqlite3_column_double(st, 0);
+		end = sqlite3_column_double(st, 2);
+		if (sqlite3_column_int64(st, 1) > rep->inforce_id)
+			rep->inforce_id = sqlite3_column_int64(st, 1);
 		if (fabs(old - it->price_per_unit) > 1e-12 * old)
 			rep->changed++;
+		else if ((end == it->end_range || (end < 0 && it->end_range < 0)) &&
+			 strcmp(o->as_of, db_text(st, 3)) <= 0)
+			same++;      /* the same price, and no newer date for it */
 		ratio = old > 0 ? it->price_per_unit / old : 1;
 		if (!o->accept_changes && (ratio > 3 || ratio < 1.0 / 3))
 			rc = ebs_fail(err, EBS_ERR_SANITY,
@@ -134,6 +249,8 @@ static int check_moves(struct db *db, const struct price_list *pl,
 				      (long long)sqlite3_column_int64(st, 1));
 	}
 	sqlite3_finalize(st);
+	/* every new price is already in force, unchanged: nothing to record */
+	rep->identical = !rc && same == pl->n;
 	return rc;
 }
 
@@ -197,7 +314,8 @@ static int insert_items(struct db *db, const struct price_list *pl,
 	return rc;
 }
 
-/* Copy the in-force rows the new snapshot lacks, for its own regions. */
+/* Copy the in-force rows the new snapshot lacks, for its own regions;
+ * each keeps its own source and vintage. */
 static int carry_forward(struct db *db, long long id, size_t *carried,
 			 char *err)
 {
@@ -206,9 +324,10 @@ static int carry_forward(struct db *db, long long id, size_t *carried,
 
 	if ((rc = db_prepare(db,
 			     "INSERT INTO prices(snapshot_id, region, volume_type, dimension, unit, currency,"
-			     " price_per_unit, begin_range, end_range, sku, usagetype, source)"
+			     " price_per_unit, begin_range, end_range, sku, usagetype, source, as_of)"
 			     " SELECT ?1, p.region, p.volume_type, p.dimension, p.unit, p.currency,"
-			     " p.price_per_unit, p.begin_range, p.end_range, p.sku, p.usagetype, p.source"
+			     " p.price_per_unit, p.begin_range, p.end_range, p.sku, p.usagetype, p.source,"
+			     " coalesce(p.as_of, (SELECT as_of FROM price_snapshots WHERE id = p.snapshot_id))"
 			     " FROM prices p WHERE p.snapshot_id = " INFORCE_OF("p.region")
 			     " AND p.region IN (SELECT region FROM prices WHERE snapshot_id = ?1)"
 			     " AND NOT EXISTS (SELECT 1 FROM prices n WHERE n.snapshot_id = ?1"
@@ -258,7 +377,12 @@ int db_prices_commit(struct db *db, const struct price_list *pl,
 		return rc;
 	if ((rc = db_exec(db, "BEGIN IMMEDIATE", err)))
 		return rc;
-	if (!(rc = check_moves(db, pl, o, rep, err)) &&
+	if (!(rc = check_moves(db, pl, o, rep, err)) && rep->identical) {
+		rc = db_exec(db, "ROLLBACK", err);
+		rep->snapshot_id = 0;
+		return rc;
+	}
+	if (!rc &&
 	    !(rc = insert_snapshot(db, o, &id, err)) &&
 	    !(rc = insert_items(db, pl, id, o->source, err)) &&
 	    !(rc = carry_forward(db, id, &rep->carried, err)) &&

@@ -45,6 +45,28 @@ static const struct {
 	{ "MaximumIops", offsetof(struct instance_limits, max_iops), CAP_IOPS },
 };
 
+/*
+ * The optional EbsInfo members beside the limits: EbsOptimizedSupport,
+ * MaximumEbsAttachments (a small positive count, else ignored) and
+ * NvmeSupport (one of the API's three words, else ignored).
+ */
+static void read_ebs_extras(const cJSON *ebs, struct instance_limits *il)
+{
+	const cJSON *sup = cJSON_GetObjectItemCaseSensitive(ebs, "EbsOptimizedSupport");
+	const cJSON *att = cJSON_GetObjectItemCaseSensitive(ebs, "MaximumEbsAttachments");
+	const cJSON *nvme = cJSON_GetObjectItemCaseSensitive(ebs, "NvmeSupport");
+
+	if (cJSON_IsString(sup) && !strcmp(sup->valuestring, "supported"))
+		il->ebs_optimized = EBS_OPT_SUPPORTED;
+	if (cJSON_IsNumber(att) && att->valuedouble >= 1 && att->valuedouble <= 1000 &&
+	    att->valuedouble == floor(att->valuedouble))
+		il->max_ebs_attachments = (long)att->valuedouble;
+	if (cJSON_IsString(nvme) && (!strcmp(nvme->valuestring, "required") ||
+				     !strcmp(nvme->valuestring, "supported") ||
+				     !strcmp(nvme->valuestring, "unsupported")))
+		xsnprintf(il->nvme, sizeof(il->nvme), "%s", nvme->valuestring);
+}
+
 /* One InstanceTypes[] entry; *skipped set when it has no limits. */
 static int read_entry(const cJSON *e, const char *name, size_t idx,
 		      const char *source, const char *as_of,
@@ -82,6 +104,7 @@ static int read_entry(const cJSON *e, const char *name, size_t idx,
 	}
 	il->burst = il->baseline_mbps < il->max_mbps ||
 		    il->baseline_iops < il->max_iops;
+	read_ebs_extras(ebs, il);
 	xsnprintf(il->source, sizeof(il->source), "%s", source);
 	xsnprintf(il->as_of, sizeof(il->as_of), "%s", as_of);
 	return EBS_OK;

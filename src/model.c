@@ -36,6 +36,16 @@ const char *model_type_name(enum vol_type t)
 	return (unsigned)t < VT_COUNT ? types[t].name : NULL;
 }
 
+const char *model_ebs_optimized_name(enum ebs_optimized e)
+{
+	switch (e) {
+	case EBS_OPT_DEFAULT: return "default";
+	case EBS_OPT_SUPPORTED: return "supported";
+	case EBS_OPT_UNSUPPORTED: return "unsupported";
+	}
+	return "default";
+}
+
 int model_type_parse(const char *s, enum vol_type *out)
 {
 	for (int t = 0; t < VT_COUNT; t++) {
@@ -269,6 +279,24 @@ int model_validate(const struct volume_limits *lim, const struct vol_config *cfg
 }
 
 /* ------------------------------------------------------------ cost */
+
+int model_type_priced(const struct price_set *ps, enum vol_type t)
+{
+	const struct type_prices *p;
+
+	if ((int)t < 0 || t >= VT_COUNT)
+		return 0;
+	p = &ps->type[t];
+	switch (t) {
+	case VT_GP3:
+		return p->have_storage && p->n_iops && p->n_throughput;
+	case VT_IO1:
+	case VT_IO2:
+		return p->have_storage && p->n_iops;
+	default:
+		return p->have_storage;
+	}
+}
 
 double model_tiered_cost(const struct price_tier *tiers, size_t n, double units)
 {

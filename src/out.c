@@ -25,6 +25,7 @@ struct cell {
 	const char *s;             /* text; display text of a nested list */
 	char *owned;               /* s when the cell owns it, else NULL */
 	struct out_table *sub;     /* CELL_NESTED */
+	char ccy[4];               /* money (OUT_USD) currency; "" = USD */
 };
 
 struct column {
@@ -48,6 +49,7 @@ struct out_table {
 	void *fill_arg;
 	size_t filled_row;
 	struct out_table *self;    /* writable alias for cell_at */
+	char ccy[4];               /* currency of its money cells; "" = USD */
 };
 
 struct out_doc {
@@ -195,7 +197,34 @@ static struct cell *next_cell(struct out_table *t)
 	xgrow((void **)&t->cells, &t->acells, t->ncells + 1, sizeof(*t->cells));
 	c = &t->cells[t->ncells++];
 	memset(c, 0, sizeof(*c));
+	memcpy(c->ccy, t->ccy, sizeof(c->ccy));
 	return c;
+}
+
+/* A 3-letter currency code into dst ("" for NULL or anything else). */
+static void set_ccy(char dst[4], const char *code)
+{
+	memset(dst, 0, 4);
+	if (code && strlen(code) == 3)
+		memcpy(dst, code, 3);
+}
+
+void out_table_currency(struct out_table *t, const char *code)
+{
+	set_ccy(t->ccy, code);
+}
+
+void out_money(struct out_table *t, double v, const char *code)
+{
+	out_num(t, v);
+	set_ccy(t->cells[t->ncells - 1].ccy, code);
+}
+
+void out_kv_money(struct out_table *t, const char *key, const char *title,
+		  double v, const char *code)
+{
+	out_col(t, key, title, OUT_USD);
+	out_money(t, v, code);
 }
 
 void out_str(struct out_table *t, const char *s)
@@ -442,6 +471,21 @@ void out_fmt_usd(char *buf, size_t n, double v)
 	xsnprintf(buf, n, "%s$%s", v < 0 && a >= 0.005 ? "-" : "", num);
 }
 
+void out_fmt_money(char *buf, size_t n, double v, const char *code)
+{
+	char num[64];
+	double a = fabs(v);
+
+	if (!code || !*code || !strcmp(code, "USD")) {
+		out_fmt_usd(buf, n, v);
+		return;
+	}
+	a = round(a * 100.0) / 100.0;
+	xsnprintf(num, sizeof(num), "%.2f", a);
+	group_thousands(num, sizeof(num));
+	xsnprintf(buf, n, "%s %s%s", code, v < 0 && a >= 0.005 ? "-" : "", num);
+}
+
 /* Human display text of a cell. */
 static void display(const struct cell *c, enum out_style st, char *buf,
 		    size_t n)
@@ -469,7 +513,7 @@ static void display(const struct cell *c, enum out_style st, char *buf,
 	}
 	switch (st) {
 	case OUT_USD:
-		out_fmt_usd(buf, n, v);
+		out_fmt_money(buf, n, v, c->ccy);
 		return;
 	case OUT_PCT:
 		xsnprintf(buf, n, "%.1f %%", v);

@@ -120,9 +120,9 @@ static const char *product_region(const cJSON *attrs, const char *usagetype,
 	for (size_t i = 0; rt && i < rt->n; i++) {
 		const char *p = rt->v[i].prefix;
 
-		if (loc && !strcmp(loc, rt->v[i].location))
+		if (loc && *rt->v[i].location && !strcmp(loc, rt->v[i].location))
 			return rt->v[i].code;
-		if (!loc && ((!*p && !plen) ||
+		if (!loc && !rt->v[i].no_prefix && ((!*p && !plen) ||
 			     (*p && plen == strlen(p) + 1 &&
 			      !strncmp(usagetype, p, plen - 1))))
 			return rt->v[i].code;

@@ -162,20 +162,30 @@ static const char *excluded_by(const struct scan_fleet *f,
 	return NULL;
 }
 
-/* Count a volume skipped because its region has no prices. */
-static void count_no_price(struct scan_fleet *f, const char *region)
+/*
+ * Count a volume of region skipped for want of prices (type: of that
+ * volume type only; NULL: the region has none).  A new (region, type)
+ * pair is a new entry of f->no_price, which the caller reports once.
+ */
+static void count_no_price(struct scan_fleet *f, const char *region,
+			   const char *type)
 {
 	struct scan_no_price *p;
 
-	for (size_t i = 0; i < f->nno_price; i++)
-		if (!strcmp(f->no_price[i].region, region)) {
-			f->no_price[i].volumes++;
+	f->skipped_no_price++;
+	for (size_t i = 0; i < f->nno_price; i++) {
+		p = &f->no_price[i];
+		if (!strcmp(p->region, region) &&
+		    (p->type ? type && !strcmp(p->type, type) : !type)) {
+			p->volumes++;
 			return;
 		}
+	}
 	xgrow((void **)&f->no_price, &f->ano_price, f->nno_price + 1,
 	      sizeof(*f->no_price));
 	p = &f->no_price[f->nno_price++];
 	xsnprintf(p->region, sizeof(p->region), "%s", region);
+	p->type = type ? intern(f, type) : NULL;
 	p->volumes = 1;
 }
 
@@ -253,8 +263,9 @@ static int illegal_volume(struct scan_fleet *f, const char *file,
 /*
  * Analyse one volume (from describe-volumes or a PV, read from file) and
  * keep its finding; a volume breaking the rules of its type is warned
- * about and skipped, one in a region without prices counted.  0, or -1
- * with err set when the analysis failed.
+ * about and skipped, one that cannot be priced (its region or type has no
+ * prices, or its proposal needs gp3 prices the region lacks) counted.
+ * Returns 0 (err is for analyses that can fail otherwise).
  */
 static int analyse(struct scan_fleet *f, const char *file,
 		   const struct scan_volume *sv, const struct inv_tag *tags,
@@ -266,25 +277,32 @@ static int analyse(struct scan_fleet *f, const char *file,
 	const char *why;
 	int rc;
 
-	if (!ps) {
-		count_no_price(f, sv->region);
+	if (!ps || !model_type_priced(ps, sv->cfg.type)) {
+		count_no_price(f, sv->region, ps ? model_type_name(sv->cfg.type) : NULL);
 		return 0;
 	}
 	if (illegal_volume(f, file, sv->id, &sv->cfg))
 		return 0;
-	f->scanned++;
 	if ((why = excluded_by(f, tags, ntags)))
 		rc = scan_excluded(sv, ps, why, &fd, err);
 	else
 		rc = scan_analyze(sv, ps, f->lim, &f->o.rules, &fd, err);
-	if (rc <= 0)
-		return rc < 0 ? -1 : 0;
+	if (rc < 0) {
+		/* a price the proposal needs (gp3 where only gp2 is priced) */
+		count_no_price(f, sv->region, model_type_priced(ps, VT_GP3) ?
+			       model_type_name(sv->cfg.type) : "gp3");
+		return 0;
+	}
+	f->scanned++;
+	if (rc == 0)
+		return 0;
 	xgrow((void **)&f->recs, &f->arecs, f->nrecs + 1, sizeof(*f->recs));
 	r = &f->recs[f->nrecs++];
 	memset(r, 0, sizeof(*r));
 	r->f = fd;
 	xsnprintf(r->id, sizeof(r->id), "%s", sv->id);
 	r->region = intern(f, sv->region);
+	r->currency = intern(f, ps->currency);
 	r->az = az_ok(sv->az) ? intern(f, sv->az) : NULL;
 	r->name = dup_or_null(tag_value(tags, ntags, "Name"));
 	if (f->o.by_tag)

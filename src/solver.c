@@ -458,6 +458,12 @@ static void annotate(struct candidate *o, const struct need *nd,
 	o->fit = r->fit;
 }
 
+/* 1 when money in currency is shown as "$" (USD, or none given) */
+static int is_usd(const char *currency)
+{
+	return !currency || !*currency || !strcmp(currency, "USD");
+}
+
 /* HDD volumes are for large sequential I/O: below 64 KiB (T15 [S5]) each
  * I/O still costs 1 MiB of credit, so small random I/O rules them out. */
 #define HDD_MIN_IO_KIB 64.0
@@ -497,8 +503,10 @@ static void solve_type(const struct solver_input *in, enum vol_type t,
 		annotate(&best, nd, r);
 		add_option(r, &best);
 		if (have_one)
-			add_note(r, "a stripe of %ld x %s beats one %s volume by $%.2f a month (%.0f %%)",
+			add_note(r, "a stripe of %ld x %s beats one %s volume by %s%s%.2f a month (%.0f %%)",
 				 best_k, model_type_name(t), model_type_name(t),
+				 is_usd(in->currency) ? "$" : in->currency,
+				 is_usd(in->currency) ? "" : " ",
 				 one.cost.total - best.cost.total,
 				 (one.cost.total - best.cost.total) / one.cost.total * 100);
 	}
@@ -520,16 +528,39 @@ static void solve_type(const struct solver_input *in, enum vol_type t,
 	}
 }
 
-int solver_run(const struct solver_input *in, const struct need *nd,
+long solver_max_stripe(const struct solver_input *in)
+{
+	long cap = in->max_stripe;
+
+	/* MaximumEbsAttachments counts the root volume too */
+	if (in->inst && in->inst->max_ebs_attachments > 0 &&
+	    in->inst->max_ebs_attachments - 1 < cap)
+		cap = in->inst->max_ebs_attachments - 1;
+	return cap;
+}
+
+int solver_run(const struct solver_input *in_, const struct need *nd,
 	       struct solver_result *r)
 {
+	struct solver_input eff = *in_;
+	const struct solver_input *in = &eff;
 	double dummy;
 
 	memset(r, 0, sizeof(*r));
 	demand(VT_GP3, nd, peak_ops(nd), &r->ssd_iops, &r->mibps);
 	demand(VT_ST1, nd, nd->iops, &dummy, &r->hdd_mibps);
 	r->fit = FIT_UNCHECKED;
-	if (in->inst) {
+	eff.max_stripe = solver_max_stripe(in_);
+	if (eff.max_stripe < in_->max_stripe)
+		add_note(r, "%s attaches at most %ld EBS volumes (MaximumEbsAttachments, its root volume included): sets of more than %ld volumes are not offered",
+			 in->inst->instance_type, in->inst->max_ebs_attachments,
+			 eff.max_stripe);
+	if (eff.max_stripe < 1)
+		return 0;
+	if (in->inst && in->inst->ebs_optimized == EBS_OPT_UNSUPPORTED) {
+		add_note(r, "%s is not EBS-optimizable (EbsOptimizedSupport unsupported): AWS publishes no EBS limit for it and its EBS traffic shares the instance's network bandwidth, so whether it carries the need is not checked",
+			 in->inst->instance_type);
+	} else if (in->inst) {
 		r->fit = solver_instance_fit(in->inst, peak_ops(nd), r->mibps);
 		if (r->fit == FIT_NO) {
 			add_note(r, "%s carries at most %g IOPS and %.1f MiB/s (%g MB/s) of EBS traffic; the need is %g IOPS and %.1f MiB/s",

@@ -19,7 +19,9 @@ run_part() {
 	"$@" >"$log.part" 2>&1
 	rc=$?
 	cat "$log.part" >>"$log"
-	grep -aE '^not ok' "$log.part" | sed "s|^|$name: |"
+	# each failure with the details the test printed under it ("#" lines)
+	awk -v name="$name" '/^not ok/ { show = 12; print name ": " $0; next }
+		/^#/ && show > 0 { show--; print name ": " $0; next } { show = 0 }' "$log.part"
 	if [ $rc -ne 0 ] && ! grep -aqE '^not ok' "$log.part"; then
 		echo "not ok - $name exited $rc without a failing test" | tee -a "$log"
 		tail -n 20 "$log.part"

@@ -113,6 +113,22 @@ int cli_doc_man(FILE *f);
 void cli_doc_synopsis(FILE *f);              /* every usage form */
 int cli_doc_completion(FILE *f, const char *shell);
 
+/*
+ * Prices for a command (src/cli_prices.c).  cli_load_prices loads the
+ * prices in force for region (as_of as db_load_prices); when there are
+ * none it prints which region, why, and the two ways to get them (type:
+ * the volume type the command needs, for the AWS CLI line; may be NULL),
+ * and returns EXIT_RUNTIME.  cli_type_priced: 1 when ps holds every price
+ * a volume of type (enum vol_type) can need.  cli_type_prices_missing
+ * prints that ps lacks them and how to get them; returns EXIT_RUNTIME.
+ */
+struct price_set;
+int cli_load_prices(struct cli_ctx *ctx, const char *region, const char *as_of,
+		    const char *type, struct price_set *ps);
+int cli_type_priced(const struct price_set *ps, int type);
+int cli_type_prices_missing(const struct price_set *ps, int type);
+void cli_price_hints(const char *region, const char *type);
+
 /* The commands (src/cmd_<verb>.c) */
 extern const struct cmd cmd_bench_def;
 extern const struct cmd cmd_burst_def;

@@ -13,7 +13,7 @@
 
 #include "ebsize/model.h"
 
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 struct db;
 
@@ -36,13 +36,19 @@ void db_close(struct db *db);
 const char *db_path(const struct db *db);
 
 /*
- * Load the USD prices in force for region into out: those of the newest
+ * Load the prices in force for region into out: those of the newest
  * complete snapshot holding prices for that region, or, when as_of is not
- * NULL, the newest whose as_of date is on or before it.  EBS_ERR_NOT_FOUND
- * when there are none.
+ * NULL, the newest whose as_of date is on or before it; only rows in the
+ * region's currency (regions.currency; out->currency says which), never a
+ * mix.  EBS_ERR_NOT_FOUND ("no prices for region 'R'") when there are none.
  */
 int db_load_prices(struct db *db, const char *region, const char *as_of,
 		   struct price_set *out, char *err);
+
+/* The currency region's prices are quoted in: 1 with cur set (n bytes),
+ * 0 when the regions table does not know region. */
+int db_region_currency(struct db *db, const char *region, char *cur,
+		       size_t n);
 
 /* The volume_limits row in force for type at as_of (NULL: today). */
 int db_load_limits(struct db *db, enum vol_type type, const char *as_of,

@@ -35,6 +35,10 @@ struct price_commit_report {
 	size_t carried;                  /* rows carried from the snapshot in force */
 	size_t regions;
 	size_t changed;                  /* prices differing from the one in force */
+	int identical;                   /* every price equals the one in force
+					  * (no newer as_of): nothing recorded,
+					  * snapshot_id 0 */
+	long long inforce_id;            /* newest snapshot in force for them */
 };
 
 /*
@@ -43,8 +47,11 @@ struct price_commit_report {
  * their own source), so a partial import never hides other types.
  * Sanity: pl is not empty, every price positive and finite, the required
  * regions have gp2 and gp3 storage prices, and no price moved more than
- * 3x against the snapshot in force unless accept_changes.  EBS_OK, or
- * EBS_ERR_SANITY / EBS_ERR_DB with nothing written.
+ * 3x against the snapshot in force unless accept_changes.  Data whose
+ * every price already is in force, unchanged and dated no later (as_of)
+ * than the snapshot holding it, records nothing (rep->identical,
+ * snapshot_id 0): importing the same file twice adds one snapshot.
+ * EBS_OK, or EBS_ERR_SANITY / EBS_ERR_DB with nothing written.
  */
 int db_prices_commit(struct db *db, const struct price_list *pl,
 		     const struct price_commit_opts *o,
@@ -96,6 +103,40 @@ int db_diff_snapshots(struct db *db, long long a, long long b,
 		      const char *region,
 		      int (*fn)(const struct price_change *, void *),
 		      void *arg, char *err);
+
+/* ------------------------------------------------------------ regions */
+
+/* Bits of region_info.dims[]: the dimensions priced for a volume type. */
+#define PRICE_DIM_STORAGE 1u
+#define PRICE_DIM_IOPS 2u
+#define PRICE_DIM_THROUGHPUT 4u
+#define PRICE_DIM_IO 8u
+
+struct region_info {
+	char code[32];
+	char location[64];               /* "" not known */
+	char prefix[16];                 /* usage-type prefix */
+	int prefix_known;                /* 0: NULL (no source gave it) */
+	int known;                       /* in the regions table */
+	char currency[8];                /* its own; "" for an unknown region */
+	long long snapshot_id;           /* in force; 0: no prices at all */
+	char source[200];                /* of that snapshot */
+	char as_of[32];                  /* of that snapshot */
+	char oldest[16], newest[16];     /* vintages of its rows */
+	long long prices;                /* rows in force, in its currency */
+	long long other_currency;        /* rows in force in another one */
+	unsigned dims[VT_COUNT + 1];     /* PRICE_DIM_* per type; [VT_COUNT]
+					  * = snapshot storage */
+	int iops_tiers[VT_COUNT];        /* IOPS price rows per type */
+};
+
+/*
+ * Call fn for every region the regions table knows or that has prices in
+ * force, by code: its names, currency, the snapshot in force and what it
+ * prices (only rows in the region's currency count as priced).
+ */
+int db_each_region(struct db *db, int (*fn)(const struct region_info *, void *),
+		   void *arg, char *err);
 
 /* ------------------------------------------------------------ instances */
 

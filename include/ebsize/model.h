@@ -42,10 +42,23 @@ struct volume_limits {
 	long io_unit_kib;
 };
 
+/* EbsOptimizedSupport of an instance type (DescribeInstanceTypes). */
+enum ebs_optimized {
+	EBS_OPT_DEFAULT,             /* EBS-optimized by default */
+	EBS_OPT_SUPPORTED,           /* EBS-optimized when asked for */
+	EBS_OPT_UNSUPPORTED          /* no EBS limit published (t2.*, m1.small) */
+};
+
+/* "default", "supported", "unsupported" (the API's words). */
+const char *model_ebs_optimized_name(enum ebs_optimized e);
+
 /*
- * EBS limits of an instance type (ebs-facts.md T11).  Bandwidth is MB/s,
- * decimal (Mbps / 8), as AWS publishes it; volumes are MiB/s: convert with
- * model_mbytes_to_mibps.  IOPS are counted at 16 KiB I/O.
+ * EBS limits of an instance type (ebs-facts.md T11, sql/seed/sources/).
+ * Bandwidth is MB/s, decimal (Mbps / 8), as AWS publishes it; volumes are
+ * MiB/s: convert with model_mbytes_to_mibps.  IOPS are counted at 16 KiB
+ * I/O.  A type with ebs_optimized EBS_OPT_UNSUPPORTED publishes no EBS
+ * limit: its six figures are 0 and mean nothing (its EBS traffic shares
+ * the instance's network), so nothing may be checked against them.
  */
 struct instance_limits {
 	char instance_type[48];
@@ -56,7 +69,11 @@ struct instance_limits {
 	double max_mbytes_per_s;
 	double baseline_iops;
 	double max_iops;
-	char source[96];
+	enum ebs_optimized ebs_optimized;
+	long max_ebs_attachments;    /* MaximumEbsAttachments, root volume
+				      * included; 0: not known */
+	char nvme[16];               /* NvmeSupport; "" not known */
+	char source[320];
 	char as_of[16];
 };
 
@@ -75,7 +92,7 @@ struct price_tier {
 
 #define MODEL_MAX_TIERS 4
 
-/* Prices of one volume type in one region, in one currency (USD). */
+/* Prices of one volume type in one region, in the region's currency. */
 struct type_prices {
 	int have_storage;
 	double storage_per_gib_month;
@@ -87,12 +104,20 @@ struct type_prices {
 	double io_per_million;                            /* standard only */
 };
 
+/*
+ * The prices in force for one region, all in one currency: the region's
+ * (USD, or CNY in China).  Money computed from them is in that currency
+ * and is never added to money in another.
+ */
 struct price_set {
 	char region[32];
+	char currency[8];            /* ISO 4217 code: "USD", "CNY" */
 	long long snapshot_id;
 	char as_of[32];
 	char source[160];
 	struct type_prices type[VT_COUNT];
+	int have_snapshot_storage;
+	double snapshot_per_gib_month;   /* snapshot storage, standard tier */
 };
 
 /* One volume configuration; count identical volumes (a RAID 0 set). */
@@ -144,6 +169,12 @@ void model_apply_defaults(const struct volume_limits *lim,
  */
 int model_validate(const struct volume_limits *lim, const struct vol_config *cfg,
 		   struct vol_config *nearest, char *why, size_t whylen);
+
+/*
+ * 1 when ps holds every price a volume of type t can need (gp3: storage,
+ * IOPS and throughput; io1/io2: storage and IOPS; the rest storage).
+ */
+int model_type_priced(const struct price_set *ps, enum vol_type t);
 
 /*
  * Monthly cost of cfg under prices p.  Returns 0, or -1 when p lacks a price

@@ -24,7 +24,9 @@ enum out_style {
 	OUT_NUM1,
 	OUT_NUM2,
 	OUT_NUM3,
-	OUT_USD,     /* money: $1,234.56 on display, full precision in data */
+	OUT_USD,     /* money: $1,234.56 on display (another currency:
+		      * "CNY 1,234.56", see out_table_currency and
+		      * out_money), full precision in data */
 	OUT_PCT,     /* number shown as 12.3 % */
 	OUT_BOOL,
 	OUT_EXACT    /* number shown exactly as stored (prices) */
@@ -120,6 +122,21 @@ int out_stream_end(struct out_stream *s);
 
 /* Format money for human text ("$1,234.56"). */
 void out_fmt_usd(char *buf, size_t n, double v);
+/* The same in a currency: "$1,234.56" for USD (or NULL/""), else
+ * "CNY 1,234.56". */
+void out_fmt_money(char *buf, size_t n, double v, const char *code);
+
+/*
+ * Currency.  Money cells (OUT_USD columns) display in USD unless their
+ * table names another currency (out_table_currency, before its cells are
+ * added) or the cell carries its own (out_money: a list mixing
+ * currencies).  Only the human formats show it; a document that holds
+ * money also says its currency in a field of its own (JSON, CSV).
+ */
+void out_table_currency(struct out_table *t, const char *code);
+void out_money(struct out_table *t, double v, const char *code);
+void out_kv_money(struct out_table *t, const char *key, const char *title,
+		  double v, const char *code);
 /* Shortest decimal text that reads back as v exactly. */
 void out_fmt_exact(char *buf, size_t n, double v);
 

@@ -61,8 +61,9 @@ void price_list_release(struct price_list *pl);
 /* Region names the parser maps `location` and usage-type prefixes with. */
 struct region_name {
 	char code[32];
-	char location[64];
+	char location[64];       /* "": not known (never matches) */
 	char prefix[16];         /* usage-type prefix; "" for us-east-1 */
+	int no_prefix;           /* 1: prefix not known (never matches) */
 };
 struct region_table {
 	struct region_name *v;

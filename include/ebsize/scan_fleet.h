@@ -24,6 +24,7 @@ struct scan_rec {
 	struct scan_finding f;
 	char id[24];
 	const char *region;   /* interned (lives as long as the fleet) */
+	const char *currency; /* of its money: the region's; interned */
 	const char *az;       /* interned; NULL when unusable in a command */
 	char *name;           /* tag Name */
 	char *group;          /* the by_tag value */
@@ -51,9 +52,14 @@ struct scan_fleet_opts {
 	void *prices_arg;
 };
 
-/* Volumes of one region skipped for want of prices. */
+/*
+ * Volumes of one region skipped for want of prices: all of the region's
+ * (type NULL) or those of one volume type (type: its name, or "gp3" when
+ * the proposal needs gp3 prices the region lacks).
+ */
 struct scan_no_price {
 	char region[32];
+	const char *type;
 	size_t volumes;
 };
 
@@ -65,6 +71,7 @@ struct scan_fleet {
 	size_t scanned;               /* analysed (findings or not) */
 	size_t skipped;               /* problems, illegal, transient states */
 	size_t other_region;          /* outside only_region */
+	size_t skipped_no_price;      /* in regions or of types without prices */
 	struct scan_no_price *no_price;
 	size_t nno_price, ano_price;
 	struct inv_warnings warn;     /* new warnings; the caller prints and

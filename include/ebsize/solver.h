@@ -55,6 +55,7 @@ struct solver_input {
 	const struct type_prices *prices[VT_COUNT];
 	const struct instance_limits *inst;     /* NULL: none */
 	long max_stripe;
+	const char *currency;    /* of the prices (notes); NULL: USD */
 };
 
 struct solver_result {
@@ -76,6 +77,15 @@ struct solver_result {
 int solver_run(const struct solver_input *in, const struct need *need,
 	       struct solver_result *out);
 void solver_result_release(struct solver_result *r);
+
+/*
+ * The widest set solver_run considers: max_stripe, capped by the
+ * instance's MaximumEbsAttachments less its root volume when known.
+ * solver_run notes the cap when it binds; an instance that is not
+ * EBS-optimizable (no EBS limit published) leaves every option's fit
+ * FIT_UNCHECKED, with a note saying why.
+ */
+long solver_max_stripe(const struct solver_input *in);
 
 /* How the need fits through an instance's EBS limits. */
 enum instance_fit solver_instance_fit(const struct instance_limits *inst,

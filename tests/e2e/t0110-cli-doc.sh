@@ -38,7 +38,7 @@ got=$(complete_words ebsize --format "")
 [ "$got" = "csv json md table " ] && ok "bash: --format <TAB> lists the formats" ||
 	fail "bash: --format <TAB> lists the formats" "got: $got"
 got=$(complete_words ebsize --db x.db pricing "")
-[ "$got" = "diff fetch history import show " ] && ok "bash: pricing <TAB> lists its subcommands after a global with a value" ||
+[ "$got" = "diff fetch history import regions show " ] && ok "bash: pricing <TAB> lists its subcommands after a global with a value" ||
 	fail "bash: pricing <TAB> lists its subcommands after a global with a value" "got: $got"
 got=$(complete_words ebsize burst --type "")
 [ "$got" = "gp2 sc1 st1 " ] && ok "bash: burst --type <TAB> offers only the bucket types" ||

@@ -28,20 +28,38 @@ expect_rc 0 "db check on first use exits 0"
 
 run db check --format json
 expect_rc 0 "db check --format json"
-expect_json schema_version 1 "schema version 1"
+expect_json schema_version 2 "schema version 2"
 expect_json integrity ok "integrity ok"
-# counts independently from the source tables: 7 regions (T6), 346 instance
-# rows (T11), 8 volume-limit rows (7 types + the dated gp3 pair), 7 regions x
-# 14 prices (T6 columns: gp2, gp3 x3, io1 x2, io2 x4, st1, sc1, standard x2)
-expect_json rows.regions 7 "7 regions seeded"
-expect_json rows.instance_limits "$(grep -cE '^\| [a-z][a-z0-9-]*\.[a-z0-9-]+ \| (yes|no) \|' "$ROOT/../shared/ebs-facts.md")" \
-	"every instance row of ebs-facts.md T11 seeded"
+# counts worked out from the project's own sourced data, not the seeds:
+# every region of the price table; the EBS-optimized instance rows plus
+# the dump's types marked "unsupported"; one price per non-empty value
+# except the per-GiBps field (the Price List unit of the gp3 throughput
+# price); 8 volume-limit rows (7 types + the dated gp3 pair)
+PRICES_CSV="$ROOT/pricing/sources/ebs-prices-all-regions.csv"
+want_regions=$(/usr/bin/python3 -c 'import csv,sys; print(len({r["region"] for r in csv.DictReader(open(sys.argv[1]))}))' "$PRICES_CSV")
+want_prices=$(/usr/bin/python3 -c 'import csv,sys; print(sum(1 for r in csv.DictReader(open(sys.argv[1])) if r["value"] and r["field"] != "gp3_throughput_above_125_gibps"))' "$PRICES_CSV")
+want_instances=$(/usr/bin/python3 -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+dump = json.load(open(sys.argv[2]))
+print(len(rows) + sum(1 for v in dump.values() if v["EbsInfo"]["EbsOptimizedSupport"] == "unsupported"))' \
+	"$ROOT/sql/seed/sources/instance-ebs-limits.csv" \
+	"$ROOT/sql/seed/sources/raw/describe-instance-types-dump-2026-08-02.json")
+[ "$want_regions" = 38 ] && [ "$want_prices" = 347 ] && [ "$want_instances" = 1395 ] &&
+	ok "the sourced data: 38 regions, 347 prices, 1,376 + 19 instance types" ||
+	fail "the sourced data: 38 regions, 347 prices, 1,376 + 19 instance types" \
+		"got $want_regions $want_prices $want_instances"
+expect_json rows.regions "$want_regions" "every region of the price table seeded"
+expect_json rows.instance_limits "$want_instances" "every instance type of the sourced data seeded"
 expect_json rows.volume_limits 8 "volume limits: 7 types, gp3 twice"
-expect_json rows.prices 98 "98 embedded prices"
+expect_json rows.prices "$want_prices" "every sourced price embedded"
 expect_json rows.price_snapshots 1 "one embedded snapshot"
 expect_json rows.bench_runs 7 "published runs A (2), B (1), C (4)"
 expect_json prices_in_force.0.source embedded "prices in force come from the embedded snapshot"
-expect_json prices_in_force.0.prices 14 "14 prices per region"
+# af-south-1 (first by name): 16 fields, less the per-GiBps duplicate, less
+# the 4 io2 fields its 2022 extract lacks (pricing/sources/SOURCES.md) = 11
+expect_json prices_in_force.0.region af-south-1 "first region in force: af-south-1"
+expect_json prices_in_force.0.prices 11 "af-south-1: 11 prices (no io2)"
 
 run db check
 expect_out_has "Prices in force" "db check table output"
@@ -52,7 +70,7 @@ rm -f "$T/race.db"
 "$EBSIZE" --db "$T/race.db" db check >/dev/null 2>&1
 wait
 "$EBSIZE" --db "$T/race.db" --format json db check >"$T/out" 2>"$T/err"
-expect_json rows.prices 98 "concurrent first use seeds exactly once"
+expect_json rows.prices "$want_prices" "concurrent first use seeds exactly once"
 
 # not a database: refused, left byte-for-byte as it was
 printf 'hello, this is not sqlite\n%.0s' 1 2 3 4 5 6 7 8 >"$T/notdb"
@@ -80,7 +98,7 @@ sqlite3 "$T/newer.db" "PRAGMA user_version = 99;"
 cp "$T/newer.db" "$T/newer.orig"
 run_raw --db "$T/newer.db" cost --type gp3 --size 100
 expect_rc 1 "a newer schema exits 1"
-expect_err "error: database '$T/newer.db' has schema version 99, newer than this ebsize understands (1); upgrade ebsize" \
+expect_err "error: database '$T/newer.db' has schema version 99, newer than this ebsize understands (2); upgrade ebsize" \
 	"a newer schema is refused with both versions"
 cmp -s "$T/newer.db" "$T/newer.orig" && ok "the newer database is untouched" || fail "the newer database is untouched"
 

@@ -26,7 +26,7 @@ expect_json prices.as_of 2022-02-10 "as-of date of the snapshot"
 json_get "" <"$T/out" | /usr/bin/python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-want = {"region","type","size_gib","iops","throughput_mibps","count","monthly_usd","performance","prices"}
+want = {"region","currency","type","size_gib","iops","throughput_mibps","count","monthly_usd","performance","prices"}
 sys.exit(0 if want <= set(d) and {"storage","iops","throughput","io","total"} <= set(d["monthly_usd"])
          and {"baseline_iops","burst_iops","burst_seconds","max_throughput_mibps"} <= set(d["performance"])
          and {"snapshot","as_of","source"} <= set(d["prices"]) else 1)' &&
@@ -135,8 +135,9 @@ illegal "throughput on io2" "throughput cannot be provisioned on io2 (only on gp
 # --- runtime error: no prices for a region
 run --region eu-south-9 cost --type gp3 --size 100
 expect_rc 1 "a region without prices exits 1"
-expect_err "error: no USD prices for region 'eu-south-9'
-hint: see 'ebsize pricing show' for the regions with prices" "a region without prices is named"
+expect_err "error: no prices for region 'eu-south-9': ebsize does not know region 'eu-south-9' (a typing error, or a region newer than its data)
+hint: get them with 'ebsize pricing fetch --region eu-south-9', or with 'aws pricing get-products --region us-east-1 --service-code AmazonEC2 --filters Type=TERM_MATCH,Field=regionCode,Value=eu-south-9 Type=TERM_MATCH,Field=volumeApiName,Value=gp3 | ebsize pricing import -'
+hint: 'ebsize pricing regions' shows which regions have prices" "a region without prices is named, with both ways to get them"
 
 # human units (issue 10): 1TiB = 1024 GiB, 16k IOPS, 1GiB/s = 1024 MiB/s;
 # us-east-1 gp3 (T6): 1024 x 0.08 = 81.92; (16000 - 3000) x 0.005 = 65.00;

@@ -21,16 +21,27 @@ expect_json prices.2.usagetype EBS:VolumeP-IOPS.io2.tier3 "us-east-1 usage types
 
 run --format csv pricing show --all-regions
 expect_rc 0 "pricing show --all-regions"
-[ "$(grep -c '^[a-z]' "$T/out")" = 99 ] && ok "csv: header + 98 prices" || fail "csv: header + 98 prices"
+# every non-empty price of pricing/sources/ebs-prices-all-regions.csv but
+# the per-GiBps field (the Price List unit of gp3 throughput): 347
+want=$(/usr/bin/python3 -c 'import csv,sys; print(1 + sum(1 for r in csv.DictReader(open(sys.argv[1])) if r["value"] and r["field"] != "gp3_throughput_above_125_gibps"))' \
+	"$ROOT/pricing/sources/ebs-prices-all-regions.csv")
+[ "$(grep -c '^[a-z]' "$T/out")" = "$want" ] && [ "$want" = 348 ] && ok "csv: header + 347 prices" ||
+	fail "csv: header + 347 prices" "want $want"
 
 run pricing show --region us-west-2 --type standard
 expect_out_has "per-1M-IO" "standard I/O price shown per million requests"
 
-usage_error "pricing without subcommand" "missing subcommand (show, fetch, import, history or diff)" pricing
+usage_error "pricing without subcommand" "missing subcommand (show, fetch, import, history, diff or regions)" pricing
 usage_error "pricing show unknown type" "unknown volume type 'gp9'" pricing show --type gp9
-run pricing show --region sa-east-1
+# ap-south-2: no price in any source (pricing/sources/SOURCES.md)
+run pricing show --region ap-south-2
 expect_rc 1 "pricing show for a region without prices exits 1"
-expect_err_has "error: no prices for region 'sa-east-1'" "the region is named"
+expect_err "error: no prices for region 'ap-south-2'
+hint: get them with 'ebsize pricing fetch --region ap-south-2', or with 'aws pricing get-products --region us-east-1 --service-code AmazonEC2 --filters Type=TERM_MATCH,Field=regionCode,Value=ap-south-2 Type=TERM_MATCH,Field=volumeApiName,Value=gp3 | ebsize pricing import -' (one volume type per call)
+hint: 'ebsize pricing regions' shows which regions have prices" "the region is named, with both ways to get prices"
+run pricing show --region sa-east-1 --type io2
+expect_rc 1 "pricing show io2 in sa-east-1 (no io2 in its 2022 extract) exits 1"
+expect_err_has "Value=io2 | ebsize pricing import -'" "the io2 hint names the io2 query"
 
 run --format json instances show m5.xlarge
 expect_rc 0 "instances show m5.xlarge"
@@ -43,9 +54,9 @@ expect_json instances.0.burst True "m5.xlarge bursts"
 run --format json instances show --family m5
 expect_rc 0 "instances show --family m5"
 expect_json instances.0.instance_type m5.large "smallest m5 first"
-want=$(grep -c '^| m5\.' "$ROOT/../shared/ebs-facts.md")
+want=$(grep -c '^m5\.' "$ROOT/sql/seed/sources/instance-ebs-limits.csv")
 [ "$(json_get instances <"$T/out" | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = "$want" ] &&
-	ok "every m5 size of T11 ($want)" || fail "every m5 size of T11 ($want)"
+	ok "every m5 size of the sourced table ($want)" || fail "every m5 size of the sourced table ($want)"
 
 run instances show m9z.huge
 expect_rc 1 "unknown instance exits 1"

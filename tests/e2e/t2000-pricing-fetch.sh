@@ -30,7 +30,7 @@ usage_error "fetch: plain http to a 127.* host name" \
 usage_error "fetch: endpoint with a user name and password" \
 	"endpoint for host '127.0.0.1' must not contain a user name or password" \
 	pricing fetch --endpoint http://user:hunter2@127.0.0.1:9/
-usage_error "pricing: unknown subcommand" "unknown subcommand 'frob' (use show, fetch, import, history or diff)" pricing frob
+usage_error "pricing: unknown subcommand" "unknown subcommand 'frob' (use show, fetch, import, history, diff or regions)" pricing frob
 
 # no credentials anywhere: the message says where it looked
 run pricing fetch --endpoint http://127.0.0.1:9
@@ -44,7 +44,9 @@ expect_rc 0 "fetch two regions succeeds"
 expect_json pages 28 "14 items per region, one per page: 28 pages"
 expect_json prices 28 "28 prices stored"
 expect_json regions 2 "two regions in the snapshot"
-expect_json carried 0 "nothing carried: every price came back"
+# the queries fetch volume prices only: each region's snapshot-storage
+# price (embedded, pricing/sources) is carried forward
+expect_json carried 2 "only the 2 snapshot-storage prices carried: every volume price came back"
 expect_json snapshot_id 2 "snapshot 2 (1 is the embedded one)"
 [ "$(srv_count sig ok)" = 28 ] && ok "server verified the SigV4 signature of all 28 requests" ||
 	fail "server verified the SigV4 signature of all 28 requests" "$(head -3 "$T/srv.log")"
@@ -122,10 +124,13 @@ expect_err "error: cannot fetch prices from '$EP': page 1 of Storage/gp2 in us-e
 
 # --all-regions: no regionCode filter; each region must have gp2 and gp3
 stop_server
-start_server '{"page_size": 5}'
+# (prices equal to those in force, fetched today, record nothing: one
+# price is scaled so that this fetch is new data)
+start_server '{"page_size": 5, "scale": {"us-east-1/gp2/storage": 1.1}}'
 with_creds run --format json pricing fetch --endpoint "$EP" --all-regions
 expect_rc 0 "fetch --all-regions succeeds"
 expect_json regions 3 "--all-regions: the server's three regions"
+expect_json recorded True "--all-regions: a changed price makes a new snapshot"
 grep -q '"regionCode"' "$T/srv.log" && fail "--all-regions sends no regionCode filter" || ok "--all-regions sends no regionCode filter"
 
 # history shows the fetches, newest first, in force
@@ -133,6 +138,17 @@ run --format json pricing history
 expect_json snapshots.0.source "fetch:$EP" "history: newest is the last fetch"
 expect_json snapshots.0.in_force True "history: newest is in force"
 expect_json snapshots.0.regions 3 "history: region count"
+newest=$(json_get snapshots.0.id <"$T/out")
+
+# the same prices again, the same day: nothing new recorded, and it says so
+with_creds run --format json pricing fetch --endpoint "$EP" --all-regions
+expect_rc 0 "an identical fetch succeeds"
+expect_json recorded False "an identical fetch records no snapshot"
+expect_json snapshot_id "$newest" "an identical fetch names the snapshot in force"
+expect_json notes.0 "all 42 prices equal the prices in force (snapshot $newest): nothing new recorded" \
+	"an identical fetch says so (3 regions x 14 prices)"
+run --format json pricing history
+expect_json snapshots.0.id "$newest" "history: no snapshot added by the identical fetch"
 stop_server
 
 # on a terminal (script(1) gives it a pty) a progress line is drawn;

@@ -20,7 +20,9 @@ retried() {
 	with_creds run --format json pricing fetch --endpoint "$EP" --region us-west-2
 	expect_rc 0 "$2: retried and succeeded"
 	expect_json retries "$3" "$2: $3 retries counted"
-	expect_json prices 14 "$2: all 14 prices stored"
+	expect_json products 14 "$2: all 14 prices read"
+	# the same prices as the setup fetch, the same day: nothing new
+	expect_json recorded False "$2: identical to the snapshot in force, not recorded again"
 	stop_server
 }
 retried '{"fault": "throttle400", "fault_from": 2, "fault_count": 2}' "400 ThrottlingException twice" 2
@@ -76,7 +78,7 @@ failing '{"fault": "oversize", "fault_from": 2}' "an oversized body (Content-Len
 failing '{"fault": "oversize_chunked", "fault_from": 2}' "an oversized body (no length)" \
 	"error: cannot fetch prices from '@EP@': page 1 of Storage/gp3 in us-west-2: response larger than the limit of 16 MiB"
 failing '{"scale": {"us-west-2/gp2/storage": 5.0}}' "a price moved 5x" \
-	"error: fetched prices from '@EP@' not stored: price of gp2 storage in 'us-west-2' moved from 0.1 to 0.5 USD (x5.00) against snapshot 6, more than 3x; pass --accept-changes if this is right"
+	"error: fetched prices from '@EP@' not stored: price of gp2 storage in 'us-west-2' moved from 0.1 to 0.5 USD (x5.00) against snapshot 2, more than 3x; pass --accept-changes if this is right"
 failing '{}' "a requested region without prices" \
 	"error: fetched prices from '@EP@' not stored: no gp2 and gp3 storage prices for region 'ap-northeast-1' in the new data" \
 	--region ap-northeast-1

@@ -22,7 +22,8 @@ expect_json products 4 "usw2: 4 products read"
 expect_json prices 3 "usw2: 3 EBS prices"
 expect_json unknown 1 "usw2: the CPU credits SKU is unknown"
 expect_json as_of 2026-09-01 "usw2: as_of from the terms' effectiveDate"
-expect_json carried 11 "usw2: the 11 other us-west-2 prices carried forward"
+# us-west-2 embedded: 14 volume prices + snapshot storage; 3 came in
+expect_json carried 12 "usw2: the 12 other us-west-2 prices carried forward"
 expect_json notes.0 "1 product without an EBS volume price ignored (first: USW2-CPUCredits:t4g)" "usw2: unknown product reported"
 run --format json pricing show --region us-west-2 --type gp3
 expect_json prices.2.dimension throughput "usw2: throughput row"
@@ -32,30 +33,42 @@ expect_json prices.0.begin_range 3000 "usw2: gp3 IOPS above 3,000"
 expect_json prices.0.price_per_unit 0.005 "usw2: gp3 IOPS 0.005"
 expect_json prices.1.price_per_unit 0.08 "usw2: gp3 storage 0.08"
 run --format json pricing show --region us-west-2 --type gp2
-expect_json prices.0.source "ebs-facts.md T6 [P1]; T7 no 2026 data point for us-west-2 (unverified)" \
+expect_json prices.0.source "cloudkeep-io/ebs-pricing@d76ed2762d0a795a66285222321da0bb0aa801c3:docs/ebs_pricing.json (AWS Price List API extract, docs/last_updated 2022-02-10T05:01:17Z)" \
 	"usw2: carried gp2 row keeps its own source"
+expect_json prices.0.as_of 2022-02-10 "usw2: carried gp2 row keeps its own vintage"
 
 # the aws-cli GetProducts example (2018): io1 storage 0.138 in Singapore,
-# found by `location` (no regionCode in 2018 items)
+# found by `location` (no regionCode in 2018 items).  The embedded price
+# is the same 0.138, dated later (2022-02-10): nothing new to record
 run --format json pricing import "$APS1"
 expect_rc 0 "import the aps1 GetProducts example"
-expect_json prices 1 "aps1: one price"
+expect_json products 1 "aps1: one product read"
 expect_json as_of 2018-08-01 "aps1: as_of 2018-08-01"
+expect_json recorded False "aps1: equal to the price in force, not recorded"
+expect_json prices 0 "aps1: nothing stored"
+expect_json notes.0 "all 1 price equal the prices in force (snapshot 1): nothing new recorded" \
+	"aps1: says so, naming the snapshot in force"
 run --format json pricing show --region ap-southeast-1 --type io1
 expect_json prices.1.dimension storage "aps1: io1 storage row"
 expect_json prices.1.price_per_unit 0.138 "aps1: io1 storage 0.138"
 expect_json prices.1.unit GiB-month "aps1: unit GiB-month"
 
-# the China fragment: CNY kept, never used for USD answers
+# the China fragment: CNY kept, and answers for the region are in CNY
 run --format json pricing import "$CNW1"
 expect_rc 0 "import the cn-northwest-1 fragment"
-run --format json pricing show --region cn-northwest-1
-expect_json prices.0.currency CNY "cnw1: currency CNY"
-expect_json prices.0.price_per_unit 0.5312 "cnw1: 0.5312 CNY per GiB-month"
+run --format json pricing show --region cn-northwest-1 --type gp3
+expect_json prices.1.dimension storage "cnw1: gp3 storage row"
+expect_json prices.1.currency CNY "cnw1: currency CNY"
+expect_json prices.1.price_per_unit 0.5312 "cnw1: 0.5312 CNY per GiB-month"
+expect_json prices.1.as_of 2023-03-01 "cnw1: dated by its effectiveDate"
+# the answer is in CNY, never USD: 100 GiB x 0.5312 = CNY 53.12
 run cost --region cn-northwest-1 --type gp3 --size 100
-expect_rc 1 "cnw1: no USD answer from CNY prices"
-expect_err "error: no USD prices for region 'cn-northwest-1'
-hint: see 'ebsize pricing show' for the regions with prices" "cnw1: says there are no USD prices"
+expect_rc 0 "cnw1: cost answers from CNY prices"
+expect_out_has "Monthly cost (CNY)" "cnw1: the money is labelled CNY"
+expect_out_has "Total:        CNY 53.12" "cnw1: 100 x 0.5312 = CNY 53.12"
+run --format json cost --region cn-northwest-1 --type gp3 --size 100
+expect_json currency CNY "cnw1: json currency CNY"
+expect_json monthly_usd.total 53.12 "cnw1: total 53.12 (in CNY)" 1e-9
 
 # several documents in one file, and several files in one snapshot
 cat "$USW2" "$APS1" >"$T/two-docs.json"
@@ -90,13 +103,35 @@ expect_err "error: cannot parse '$FIXTURES/describe-instance-types-c4.2xlarge-in
 	"another kind of file: clear message"
 check_unchanged "file of another kind"
 
-# generated: the aps1 example with its price raised to 0.938 (6.8x)
+# generated: the aps1 example with its price raised to 0.938 (6.8x);
+# snapshots so far: 1 embedded, 2 usw2, 3 cnw1, 4 the two-file import
+# (the aps1 import alone recorded nothing)
 sed 's/0\.1380000000/0.9380000000/' "$APS1" >"$T/aps1-raised.json"
 run pricing import "$T/aps1-raised.json"
 expect_rc 1 "a 6.8x price move is refused"
-expect_err "error: prices from '$T/aps1-raised.json' not stored: price of io1 storage in 'ap-southeast-1' moved from 0.138 to 0.938 USD (x6.80) against snapshot 5, more than 3x; pass --accept-changes if this is right" \
+expect_err "error: prices from '$T/aps1-raised.json' not stored: price of io1 storage in 'ap-southeast-1' moved from 0.138 to 0.938 USD (x6.80) against snapshot 4, more than 3x; pass --accept-changes if this is right" \
 	"6.8x move: clear message"
 check_unchanged "6.8x move"
 run --format json pricing import --accept-changes "$T/aps1-raised.json"
 expect_rc 0 "--accept-changes imports it"
 expect_json changed 1 "one price changed"
+
+# issue 13 defect 8: an import equal to the snapshot in force records
+# nothing new, and says so.  On a new database the usw2 extract (2026-09-01)
+# is new (a later date than the embedded 2022-02-10): one snapshot; the
+# same file twice more adds none
+rm -f "$DB" "$DB-wal" "$DB-shm"
+for i in 1 2 3; do
+	run --format json pricing import --accept-changes "$USW2"
+	expect_rc 0 "identical import $i exits 0"
+done
+expect_json recorded False "the third identical import records nothing"
+expect_json snapshot_id 2 "... and names the snapshot in force"
+expect_json notes.0 "all 3 prices equal the prices in force (snapshot 2): nothing new recorded" \
+	"... and says so"
+run --format json pricing history
+[ "$(json_get snapshots <"$T/out" | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2 ] &&
+	ok "3 identical imports leave 1 new snapshot (2 in all)" || fail "3 identical imports leave 1 new snapshot (2 in all)"
+run pricing import "$USW2"
+expect_out_has "New snapshot:     no" "table: 'New snapshot: no'"
+expect_out_has "note: all 3 prices equal the prices in force (snapshot 2): nothing new recorded" "table: the note"

@@ -17,9 +17,11 @@ usage_error "diff: not an id" "a snapshot id must be a whole number from 1 to 21
 run --format json pricing history
 expect_rc 0 "history on a fresh database"
 expect_json snapshots.0.source embedded "fresh: only the embedded snapshot"
-expect_json snapshots.0.regions 7 "embedded: 7 regions (ebs-facts.md T6)"
-expect_json snapshots.0.prices 98 "embedded: 98 prices"
-expect_json snapshots.0.in_force_regions 7 "embedded: in force for all 7"
+# the 26 regions pricing/sources/SOURCES.md lists as priced; 347 prices
+# (every non-empty value of the table but the per-GiBps duplicate)
+expect_json snapshots.0.regions 26 "embedded: 26 priced regions"
+expect_json snapshots.0.prices 347 "embedded: 347 prices"
+expect_json snapshots.0.in_force_regions 26 "embedded: in force for all 26"
 
 run pricing diff
 expect_rc 1 "diff needs two snapshots"
@@ -33,7 +35,7 @@ run --format json pricing history
 expect_json snapshots.0.id 3 "history: newest first"
 expect_json snapshots.0.as_of 2018-08-01 "history: as_of of the aps1 import"
 expect_json snapshots.0.source "import:aps1-raised.json" "history: source names the file"
-expect_json snapshots.2.in_force_regions 5 "history: embedded still in force for 5 regions"
+expect_json snapshots.2.in_force_regions 24 "history: embedded still in force for the 24 others"
 expect_json snapshots.1.in_force True "history: usw2 import in force"
 run --format json pricing history --region us-west-2
 expect_json snapshots.0.id 2 "history --region: only snapshots holding it"

@@ -16,13 +16,14 @@ usage_error "import with two files" "unexpected argument 'b'" instances import a
 usage_error "unknown subcommand" "unknown subcommand 'frob' (use show or import)" instances frob
 
 # group capture: g2.2xlarge has no EbsOptimizedInfo; 6 types have it;
-# c5 and c5d are in the embedded T11 data, c3, c4, c5a, inf1 are new
+# all 6 are in the embedded data (sql/seed/sources/instance-ebs-limits.csv
+# lists every one of them), so all are updated
 run --format json instances import "$GROUP"
 expect_rc 0 "import the 2xlarge group capture"
 expect_json imported 6 "group: 6 types with limits"
 expect_json skipped 1 "group: g2.2xlarge skipped"
-expect_json inserted 4 "group: 4 new types"
-expect_json updated 2 "group: c5 and c5d updated"
+expect_json inserted 0 "group: no new types"
+expect_json updated 6 "group: the 6 embedded types updated"
 expect_json notes.0 "1 instance type without EbsOptimizedInfo skipped (first: g2.2xlarge)" "group: skipped type named"
 run --format json instances show c5a.2xlarge
 expect_json instances.0.baseline_mbps 800 "c5a.2xlarge baseline 800 Mbps"
@@ -87,3 +88,16 @@ expect_rc 1 "an IOPS value of 1e300 is refused"
 expect_err "error: cannot parse '$T/huge.json': 'inf1.2xlarge': \"BaselineIops\" is 1e+300, above the sanity cap of 1000000000" \
 	"huge IOPS: names the file and the instance type"
 check_unchanged "huge IOPS"
+
+# what an import does not say is kept: the captures carry no
+# MaximumEbsAttachments or NvmeSupport, the embedded data does (c4.2xlarge:
+# 40 attachments, NVMe unsupported, in the DescribeInstanceTypes dump of
+# sql/seed/sources/raw/); EbsOptimizedSupport "supported" is read (c3.2xlarge)
+run --format json instances import "$C4"
+run --format json instances show c4.2xlarge
+expect_json instances.0.max_ebs_attachments 40 "c4.2xlarge keeps its 40 attachments after an import"
+expect_json instances.0.nvme unsupported "c4.2xlarge keeps NVMe unsupported"
+expect_json instances.0.source import:describe-instance-types-c4.2xlarge-instance-selector.json "c4.2xlarge: the import's limits"
+run --format json instances import "$GROUP"
+run --format json instances show c3.2xlarge
+expect_json instances.0.ebs_optimized supported "c3.2xlarge: EbsOptimizedSupport supported, read from the capture"

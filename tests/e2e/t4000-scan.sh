@@ -31,7 +31,7 @@ usage_error "--period not a multiple of 60" \
 
 # ---------------------------------------------------------------- real fixtures
 # aws-cli docs example (2019): gp2 8 GiB in-use, gp2 100 GiB available.
-run --format json scan "$SHARED/describe-volumes-awscli-example-2019.json"
+run --format json scan "$FIXTURES/describe-volumes-awscli-example-2019.json"
 expect_rc 0 "real describe-volumes fixture scans"
 expect_err_empty "real fixture: no warnings"
 expect_json summary.volumes_scanned 2 "real fixture: 2 volumes"
@@ -43,15 +43,15 @@ expect_finding vol-1234567890abcdef0 category unattached "real: available volume
 expect_finding vol-1234567890abcdef0 savings.monthly_usd 10 "real: unattached costs 10/month" 1e-9
 expect_finding vol-1234567890abcdef0 savings.annual_usd 120 "real: 120/year" 1e-9
 
-run scan "$SHARED/describe-volumes-awscli-example-2020-INVALID-json.txt"
+run scan "$FIXTURES/describe-volumes-awscli-example-2020-INVALID-json.txt"
 expect_rc 1 "invalid describe-volumes fixture fails"
-expect_err "error: cannot parse '$SHARED/describe-volumes-awscli-example-2020-INVALID-json.txt': line 16: unterminated string or value" \
+expect_err "error: cannot parse '$FIXTURES/describe-volumes-awscli-example-2020-INVALID-json.txt': line 16: unterminated string or value" \
 	"invalid fixture: message names the file and the line of the broken KmsKeyId"
 expect_out_empty "invalid fixture: no report"
 
-run scan "$SHARED/cloudwatch-get-metric-data-billing-awscli-example.json"
+run scan "$FIXTURES/cloudwatch-get-metric-data-billing-awscli-example.json"
 expect_rc 1 "metrics alone are not an inventory"
-expect_err "warning: '$SHARED/cloudwatch-get-metric-data-billing-awscli-example.json': metric result 'm1' does not name an EBS volume and metric (see 'ebsize scan --metric-queries'); skipped
+expect_err "warning: '$FIXTURES/cloudwatch-get-metric-data-billing-awscli-example.json': metric result 'm1' does not name an EBS volume and metric (see 'ebsize scan --metric-queries'); skipped
 error: no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output" \
 	"billing metric result is skipped by name, then no volumes"
 
@@ -65,18 +65,22 @@ run scan "$T/missing.json"
 expect_rc 1 "missing file fails"
 expect_err_has "'$T/missing.json'" "missing file is named"
 
-# real kubectl fixtures (YAML in ../shared; kubectl -o json is the same object)
+# real kubectl fixtures (YAML in tests/fixtures; kubectl -o json is the same object)
 for y in kubectl-get-pv-list-ebs-csi-2019 k8s-storageclass-ebs-io1-iopspergb-aws-ebs-csi-driver-example \
 	kubectl-get-pvc-list-ebs-csi-2019; do
 	/usr/bin/python3 -c 'import sys, yaml, json; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)' \
-		"$SHARED/$y.yaml" >"$T/$y.json"
+		"$FIXTURES/$y.yaml" >"$T/$y.json"
 done
 run --format json scan "$T/kubectl-get-pv-list-ebs-csi-2019.json" \
 	"$T/k8s-storageclass-ebs-io1-iopspergb-aws-ebs-csi-driver-example.json" \
 	"$T/kubectl-get-pvc-list-ebs-csi-2019.json"
 expect_rc 0 "real PV + StorageClass + PVC fixtures parse"
-expect_json notes.0 "1 volume(s) in us-east-2 skipped: no prices for that region (see ebsize pricing show)" \
-	"real PV: zone us-east-2c read from nodeAffinity; region without prices is skipped, not guessed"
+# the PV's zone us-east-2c (nodeAffinity) puts it in us-east-2, which has
+# prices now; its class makes it io1, and 3 GiB is below io1's 4 GiB
+# minimum (ebs-facts.md T1): not a real io1 volume, so skipped, not priced
+expect_json summary.skipped 1 "real PV: zone us-east-2c read from nodeAffinity; priced region, rules checked"
+expect_err "warning: '$T/kubectl-get-pv-list-ebs-csi-2019.json': volume 'vol-03498a2445f718b3b' (io1 3 GiB): io1 volumes are 4 to 16384 GiB; 3 GiB is out of range; skipped" \
+	"real PV: io1 of 3 GiB is below the io1 minimum, skipped with a warning"
 run --format json --region us-east-1 scan "$T/kubectl-get-pv-list-ebs-csi-2019.json" \
 	"$T/k8s-storageclass-ebs-io1-iopspergb-aws-ebs-csi-driver-example.json"
 expect_json summary.other_regions 1 "--region us-east-1 leaves the us-east-2 PV out"
@@ -343,12 +347,12 @@ run --format json scan "$F/inv-us.json" --metrics "$T/answer.json"
 expect_finding vol-0e2e0000000000004 category gp2_burst_risk "round trip: metrics read back by query id"
 expect_finding vol-0e2e0000000000004 cliff_seconds 2571 "round trip: cliff from a full bucket"
 
-run scan --metric-queries "$SHARED/describe-volumes-awscli-example-2020-INVALID-json.txt"
+run scan --metric-queries "$FIXTURES/describe-volumes-awscli-example-2020-INVALID-json.txt"
 expect_rc 1 "--metric-queries on invalid JSON fails"
 expect_out_empty "--metric-queries writes nothing on failure"
 
 # stdin ("-") is read once and scanned --------------------------------------------
-"$EBSIZE" --db "$DB" --format json scan - <"$SHARED/describe-volumes-awscli-example-2019.json" >"$T/out" 2>"$T/err"
+"$EBSIZE" --db "$DB" --format json scan - <"$FIXTURES/describe-volumes-awscli-example-2019.json" >"$T/out" 2>"$T/err"
 rc=$?
 expect_rc 0 "describe-volumes from stdin"
 expect_json summary.volumes_scanned 2 "stdin: both volumes scanned"

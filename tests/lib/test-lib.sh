@@ -16,7 +16,6 @@ unset EBSIZE_DB AWS_REGION AWS_DEFAULT_REGION AWS_PROFILE \
 DB="$T/ebsize.db"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FIXTURES="$ROOT/tests/fixtures"
-SHARED="$ROOT/../shared/fixtures"
 EBSIZE="${EBSIZE_BIN:?}"
 n=0
 

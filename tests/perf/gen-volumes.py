@@ -3,7 +3,7 @@
 # with N volumes (default 100,000) for the scan benchmark.  Not AWS data:
 # every volume carries the tag "Generated"="ebsize tests/perf/gen-volumes.py"
 # and the top level a "Generated" comment member.  Deterministic (seeded).
-# Shape follows ../shared/formats.md section 3 and the aws-cli example
+# Shape follows formats.md section 3 (reference material) and the aws-cli example
 # fixture, compact (one line), about 540 bytes per volume.
 # usage: gen-volumes.py [N] > volumes.json
 import json

@@ -75,6 +75,7 @@ int main(void)
 	test_scan_fleet();
 	test_svg();
 	test_report();
+	test_data();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

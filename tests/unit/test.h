@@ -42,5 +42,6 @@ void test_cli(void);
 void test_scan_fleet(void);
 void test_svg(void);
 void test_report(void);
+void test_data(void);
 
 #endif
