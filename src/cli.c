@@ -5,6 +5,8 @@
  * taken out of argv before the command parses its own options.  Commands
  * flagged CMD_NEEDS_DB get ctx->db opened (and created on first use).
  * stdout is flushed and checked here: a full disk is an error (exit 1).
+ * With -o FILE the result goes to a temporary file renamed over FILE only
+ * when the command succeeds (outfile.c).
  */
 #include "ebsize/cli.h"
 
@@ -17,6 +19,7 @@
 #include "ebsize/db.h"
 #include "ebsize/model.h"
 #include "ebsize/msg.h"
+#include "ebsize/outfile.h"
 #include "ebsize/util.h"
 
 #ifndef EBSIZE_VERSION
@@ -49,6 +52,60 @@ static const struct cmd commands[] = {
 	{ "version", cmd_version, 0, "print the version" },
 };
 
+/*
+ * The tables a command's result can hold: what --table accepts with
+ * --format csv, the first being the default, and the sheets of its
+ * workbook.  "(records)" is the default of a result without a list: all
+ * its fields as one row.  Listed by `ebsize help COMMAND` and -h; a test
+ * (t5030) checks each line against what the command produces.
+ */
+static const struct {
+	const char *cmd;           /* "cost", or "pricing show" */
+	const char *tables;
+} cmd_tables[] = {
+	{ "bench run", "phases, run, analysis, published, notes" },
+	{ "bench resume", "phases, run, analysis, published, notes" },
+	{ "bench import", "phases, run, analysis, published, notes" },
+	{ "bench list", "runs" },
+	{ "bench show", "phases, run, analysis, published, notes" },
+	{ "bench compare", "phases, runs" },
+	{ "burst", "(records), result, steady_state, notes" },
+	{ "cheapest", "options, request, instances, nearest, notes" },
+	{ "compare", "rows, notes" },
+	{ "cost", "(records), result, monthly_usd, performance, prices" },
+	{ "db path", "(records), result" },
+	{ "db check", "prices_in_force, result, rows" },
+	{ "instances show", "instances" },
+	{ "instances import", "(records), result, notes" },
+	{ "pricing show", "prices" },
+	{ "pricing fetch", "(records), result, notes" },
+	{ "pricing import", "(records), result, notes" },
+	{ "pricing history", "snapshots" },
+	{ "pricing diff", "changes, result, notes" },
+	{ "scan", "findings, summary, totals_by_category, totals_by_region, "
+		  "totals_by_tag, notes" },
+};
+
+/* After a command's help: the tables of cmd (one subcommand: sub). */
+static void print_tables(const char *cmd, const char *sub)
+{
+	size_t n = strlen(cmd);
+	int any = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cmd_tables); i++) {
+		const char *name = cmd_tables[i].cmd;
+
+		if (strncmp(name, cmd, n) || (name[n] && name[n] != ' '))
+			continue;
+		if (sub && name[n] && strcmp(name + n + 1, sub) &&
+		    !str_starts_with(sub, "-"))
+			continue;
+		if (!any++)
+			printf("\nTables (--format csv --table NAME; the first is the default):\n");
+		printf("  %-18s %s\n", name, cmd_tables[i].tables);
+	}
+}
+
 static const struct cmd *find_cmd(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
@@ -59,8 +116,8 @@ static const struct cmd *find_cmd(const char *name)
 
 static void usage(FILE *f)
 {
-	fputs("usage: ebsize [--db PATH] [--region CODE] [--format table|csv|json|md] [-q]\n"
-	      "              COMMAND [ARGS]\n\n"
+	fputs("usage: ebsize [--db PATH] [--region CODE] [--format FMT] [-o FILE]\n"
+	      "              [--table NAME] [-q] COMMAND [ARGS]\n\n"
 	      "An Amazon EBS cost and sizing calculator with embedded prices,\n"
 	      "volume rules, instance limits and published benchmarks.\n\n"
 	      "Commands:\n", f);
@@ -71,7 +128,11 @@ static void usage(FILE *f)
 	      "                    $XDG_DATA_HOME/ebsize/ebsize.db)\n"
 	      "   --region CODE    AWS region (else $AWS_REGION, $AWS_DEFAULT_REGION,\n"
 	      "                    us-east-1)\n"
-	      "   --format FMT     table (default), csv, json or md\n"
+	      "   --format FMT     table (default), csv, json, md or xlsx (a workbook,\n"
+	      "                    with -o)\n"
+	      "   -o, --output FILE  write the result to FILE, whole or not at all\n"
+	      "   --table NAME     csv: the table to write (default: the main one;\n"
+	      "                    'ebsize help COMMAND' lists them)\n"
 	      "   -q, --quiet      no informational messages\n"
 	      "   -h, --help       this help; 'ebsize COMMAND -h' for a command\n"
 	      "   --version        print the version\n\n"
@@ -91,15 +152,21 @@ static int cmd_help(int argc, char **argv, struct cli_ctx *ctx)
 	if (!c || c->fn == cmd_help)
 		return msg_usage_error(NULL, "unknown command '%s'", argv[1]);
 	sub[0] = argv[1];
-	return c->fn(2, sub, ctx);
+	if (c->fn(2, sub, ctx) != EXIT_OK)
+		return EXIT_RUNTIME;
+	print_tables(argv[1], NULL);
+	return EXIT_OK;
 }
 
 static int cmd_version(int argc, char **argv, struct cli_ctx *ctx)
 {
+	FILE *f = ctx->outfile ? cli_out(ctx, "version", "a version line") : stdout;
+
 	(void)argc;
 	(void)argv;
-	(void)ctx;
-	printf("ebsize %s\n", EBSIZE_VERSION);
+	if (!f)
+		return EXIT_USAGE;
+	fprintf(f, "ebsize %s\n", EBSIZE_VERSION);
 	return EXIT_OK;
 }
 
@@ -320,6 +387,11 @@ static int take_globals(int *argc, char **argv, struct cli_ctx *ctx,
 				ctx->regions[ctx->nregions++] = v;
 		} else if (take_value(*argc, argv, &i, "--format", &v, &bad)) {
 			fmt = v;
+		} else if (take_value(*argc, argv, &i, "--output", &v, &bad) ||
+			   take_value(*argc, argv, &i, "-o", &v, &bad)) {
+			ctx->output = v;
+		} else if (take_value(*argc, argv, &i, "--table", &v, &bad)) {
+			ctx->table = v;
 		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
 			ctx->quiet = 1;
 		} else if (!strcmp(argv[i], "--version")) {
@@ -346,10 +418,43 @@ static int take_globals(int *argc, char **argv, struct cli_ctx *ctx,
 	argv[out] = NULL;
 	ctx->format_set = fmt != NULL;
 	if (fmt && out_format_parse(fmt, &ctx->format)) {
-		msg_usage_error(NULL, "unknown format '%s' (use table, csv, json or md)", fmt);
+		msg_usage_error(NULL, "unknown format '%s' (use table, csv, json, md or xlsx)", fmt);
+		return -1;
+	}
+	if (ctx->output && !strcmp(ctx->output, "-"))
+		ctx->output = NULL;        /* -o -: standard output */
+	if (ctx->format == OUT_XLSX && !ctx->output) {
+		msg_usage_error(NULL, "--format xlsx writes a workbook: give -o FILE");
+		return -1;
+	}
+	if (ctx->table && ctx->format != OUT_CSV) {
+		msg_usage_error(NULL, "--table picks the table of --format csv");
 		return -1;
 	}
 	return version;
+}
+
+/* "ebsize ARG ..." with arguments quoted for a POSIX shell when needed. */
+static char *command_line(int argc, char *const *argv)
+{
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
+
+	sbuf_addstr(&sb, "ebsize");
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		sbuf_addstr(&sb, " ");
+		if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			     "0123456789-_=.,/:%@+") == strlen(a)) {
+			sbuf_addstr(&sb, a);
+			continue;
+		}
+		sbuf_addstr(&sb, "'");
+		for (; *a; a++)
+			sbuf_addstr(&sb, *a == '\'' ? "'\\''" : (char[]){ *a, 0 });
+		sbuf_addstr(&sb, "'");
+	}
+	return sbuf_detach(&sb, NULL);
 }
 
 static const char *default_region(void)
@@ -392,13 +497,75 @@ int cli_open_db(struct cli_ctx *ctx)
 	return 0;
 }
 
+/* The stream results go to: the -o file's, else stdout. */
+static FILE *result_stream(struct cli_ctx *ctx)
+{
+	ctx->out_used = 1;
+	return ctx->outfile ? outfile_stream(ctx->outfile) : stdout;
+}
+
 int cli_render(struct cli_ctx *ctx, const struct out_doc *doc)
 {
-	if (out_render(doc, ctx->format, stdout)) {
-		msg_error("cannot write output: %s", strerror(errno));
+	struct out_target to = { 0 };
+	char err[EBS_ERRLEN];
+	int rc;
+
+	to.format = ctx->format;
+	to.f = result_stream(ctx);
+	to.path = ctx->outfile ? outfile_tmp_path(ctx->outfile) : NULL;
+	to.table = ctx->table;
+	to.command_line = ctx->command_line;
+	to.version = EBSIZE_VERSION;
+	rc = out_render_to(doc, &to, err);
+	if (rc == EBS_ERR_USAGE)
+		return msg_usage_error(NULL, "%s", err);
+	if (rc) {
+		msg_error("cannot write %s%s%s: %s", ctx->output ? "'" : "output",
+			  ctx->output ? ctx->output : "", ctx->output ? "'" : "", err);
 		return EXIT_RUNTIME;
 	}
+	/* one table on stdout: the notes (why nothing qualified) on stderr */
+	if (ctx->format == OUT_CSV && !(ctx->table && !strcmp(ctx->table, "notes")))
+		for (size_t i = 0; i < out_doc_nnotes(doc); i++)
+			msg_info("note: %s", out_doc_note(doc, i));
 	return EXIT_OK;
+}
+
+FILE *cli_out(struct cli_ctx *ctx, const char *cmd, const char *what)
+{
+	if (ctx->format == OUT_XLSX) {
+		msg_usage_error(cmd, "--format xlsx cannot hold %s", what);
+		return NULL;
+	}
+	return result_stream(ctx);
+}
+
+/*
+ * Flush stdout, and with -o put the file in place when the command
+ * succeeded and wrote its result (else remove it).  The exit code.
+ */
+static int finish_ctx(struct cli_ctx *ctx, int rc)
+{
+	char err[EBS_ERRLEN];
+
+	if (fflush(stdout) || ferror(stdout)) {
+		msg_error("cannot write output: %s", strerror(errno ? errno : EIO));
+		rc = EXIT_RUNTIME;
+	}
+	if (ctx->outfile) {
+		if (rc == EXIT_OK && ctx->out_used) {
+			if (outfile_commit(ctx->outfile, err)) {
+				msg_error("%s", err);
+				rc = EXIT_RUNTIME;
+			}
+		} else {
+			outfile_abort(ctx->outfile);
+		}
+		ctx->outfile = NULL;
+	}
+	free(ctx->command_line);
+	ctx->command_line = NULL;
+	return rc;
 }
 
 static int finish(int rc)
@@ -410,14 +577,43 @@ static int finish(int rc)
 	return rc;
 }
 
+/* Does the command line ask for help (-h before any "--")? */
+static int asks_for_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+		else if (!strcmp(argv[i], "--"))
+			break;
+	return 0;
+}
+
+/* -o: create the temporary file now, so that a bad path fails early. */
+static int open_output(struct cli_ctx *ctx)
+{
+	char err[EBS_ERRLEN];
+
+	if (!ctx->output)
+		return 0;
+	if (outfile_open(ctx->output, ctx->format == OUT_XLSX ? OUTFILE_REGULAR : 0,
+			 &ctx->outfile, err)) {
+		msg_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { 0 };
 	const struct cmd *c;
-	int want_help = 0, rc;
+	int want_help = 0, asks_help, rc;
 
 	ctx.format = OUT_TABLE;
+	ctx.command_line = command_line(argc, argv);
 	rc = take_globals(&argc, argv, &ctx, &want_help);
+	if (rc)
+		free(ctx.command_line);
 	if (rc < 0)
 		return EXIT_USAGE;
 	msg_set_quiet(ctx.quiet);
@@ -427,20 +623,24 @@ int cli_main(int argc, char **argv)
 		ctx.region = default_region();
 	if (argc < 2) {
 		usage(want_help ? stdout : stderr);
-		return finish(want_help ? EXIT_OK : EXIT_USAGE);
+		return finish_ctx(&ctx, want_help ? EXIT_OK : EXIT_USAGE);
 	}
 	c = find_cmd(argv[1]);
 	if (!c) {
 		if (argv[1][0] == '-')
-			return msg_usage_error(NULL, "unknown option '%s'", argv[1]);
-		return msg_usage_error(NULL, "unknown command '%s'", argv[1]);
+			msg_usage_error(NULL, "unknown option '%s'", argv[1]);
+		else
+			msg_usage_error(NULL, "unknown command '%s'", argv[1]);
+		return finish_ctx(&ctx, EXIT_USAGE);
 	}
 	for (size_t i = 0; i <= ctx.nregions; i++) {
 		const char *r = i < ctx.nregions ? ctx.regions[i] : ctx.region;
 
-		if (!region_well_formed(r))
-			return msg_usage_error(NULL, "'%s' is not an AWS region code (like us-east-1)",
-					       r);
+		if (!region_well_formed(r)) {
+			msg_usage_error(NULL, "'%s' is not an AWS region code (like us-east-1)",
+					r);
+			return finish_ctx(&ctx, EXIT_USAGE);
+		}
 	}
 	/* commands see argv[0] = their name; -h needs no database */
 	argc--;
@@ -449,20 +649,19 @@ int cli_main(int argc, char **argv)
 	if (want_help) {
 		char *sub[] = { argv[0], "-h", NULL };
 
-		return finish(c->fn(2, sub, &ctx));
+		rc = c->fn(2, sub, &ctx);
+		if (rc == EXIT_OK && c->fn != cmd_help)
+			print_tables(c->name, NULL);
+		return finish_ctx(&ctx, rc);
 	}
-	if (c->flags & CMD_NEEDS_DB) {
-		int asks_help = 0;
-
-		for (int i = 1; i < argc; i++)
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-				asks_help = 1;
-			else if (!strcmp(argv[i], "--"))
-				break;
-		if (!asks_help && cli_open_db(&ctx))
-			return finish(EXIT_RUNTIME);
-	}
+	asks_help = asks_for_help(argc, argv);
+	if (!asks_help && c->fn != cmd_help && open_output(&ctx))
+		return finish_ctx(&ctx, EXIT_RUNTIME);
+	if ((c->flags & CMD_NEEDS_DB) && !asks_help && cli_open_db(&ctx))
+		return finish_ctx(&ctx, EXIT_RUNTIME);
 	rc = c->fn(argc, argv, &ctx);
+	if (asks_help && rc == EXIT_OK)
+		print_tables(c->name, argc > 1 ? argv[1] : NULL);
 	db_close(ctx.db);
-	return finish(rc);
+	return finish_ctx(&ctx, rc);
 }

@@ -1359,9 +1359,9 @@ static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
 	const char *profile = "article";
 	char err[EBS_ERRLEN], typebuf[256];
 	char *text = NULL, *yaml = NULL;
+	FILE *out;
 	int rc;
 
-	(void)ctx;
 	o.namespace_ = "bench-storage";
 	o.image = "alpine:3.20";
 	if ((rc = parse_k8s(argc, argv, &o, &profile, typebuf, sizeof(typebuf))))
@@ -1378,7 +1378,11 @@ static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	}
 	/* the manifests are a document, not a table: written as they are */
-	if (fputs(yaml, stdout) == EOF) {
+	if (!(out = cli_out(ctx, "bench", "Kubernetes manifests"))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (fputs(yaml, out) == EOF) {
 		msg_error("cannot write output: %s", strerror(errno));
 		goto out;
 	}

@@ -35,9 +35,12 @@ static int db_cmd_path(struct cli_ctx *ctx)
 		return EXIT_RUNTIME;
 	}
 	if (ctx->format == OUT_TABLE) {
-		printf("%s\n", path);
+		FILE *f = cli_out(ctx, "db", "a bare path");
+
+		if (f)
+			fprintf(f, "%s\n", path);
 		free(path);
-		return EXIT_OK;
+		return f ? EXIT_OK : EXIT_USAGE;
 	}
 	doc = out_doc_new();
 	t = out_record(doc, NULL, NULL);

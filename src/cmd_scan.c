@@ -1302,11 +1302,12 @@ static int collect_id(const struct inv_volume *v, void *arg)
 }
 
 /* --metric-queries: the GetMetricData queries for the in-use volumes. */
-static int write_queries(const struct scan_args *a)
+static int write_queries(const struct scan_args *a, struct cli_ctx *ctx)
 {
 	struct id_list l = { 0 };
 	struct input in;
 	char err[EBS_ERRLEN], *json = NULL;
+	FILE *f;
 	int rc = EXIT_RUNTIME;
 
 	if (open_input(&in, a->queries, INV_VOLUMES_CAP))
@@ -1321,7 +1322,11 @@ static int write_queries(const struct scan_args *a)
 		goto out;
 	}
 	json = inventory_metric_queries((const char *const *)l.ids, l.n, a->period_s);
-	if (fputs(json, stdout) < 0 || fputc('\n', stdout) < 0)
+	if (!(f = cli_out(ctx, "scan", "GetMetricData queries"))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (fputs(json, f) < 0 || fputc('\n', f) < 0)
 		goto out;
 	/* GetMetricData takes at most 500 queries per call */
 	if (l.n * IM_COUNT > 500)
@@ -1386,7 +1391,7 @@ int cmd_scan(int argc, char **argv, struct cli_ctx *ctx)
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	if (a.queries)
-		return write_queries(&a);
+		return write_queries(&a, ctx);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.a = &a;

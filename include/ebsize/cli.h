@@ -26,6 +26,11 @@ struct cli_ctx {
 	int format_set;            /* --format was given */
 	int quiet;
 	struct db *db;             /* opened for commands with CMD_NEEDS_DB */
+	const char *output;        /* -o FILE, or NULL: standard output */
+	const char *table;         /* --table NAME (csv), or NULL */
+	struct outfile *outfile;   /* -o: the file being written */
+	int out_used;              /* the result went to the output */
+	char *command_line;        /* for the workbook's About sheet */
 };
 
 #define CMD_NEEDS_DB 1
@@ -43,8 +48,20 @@ int cli_main(int argc, char **argv);
 /* Open the database for ctx on demand; prints the error itself. 0 or 1. */
 int cli_open_db(struct cli_ctx *ctx);
 
-/* Render doc to stdout in ctx's format; returns an exit code. */
+/*
+ * Render doc in ctx's format to the output (standard output or -o FILE);
+ * returns an exit code.  CSV writes one table (--table), and its notes go
+ * to stderr; xlsx writes the workbook to the -o file.
+ */
 int cli_render(struct cli_ctx *ctx, const struct out_doc *doc);
+
+/*
+ * The stream for a result that is not a document (the burst timeline,
+ * YAML manifests, a path): standard output or the -o file.  With
+ * --format xlsx there is none: prints a usage error naming `what` for
+ * cmd and returns NULL (the caller returns EXIT_USAGE).
+ */
+FILE *cli_out(struct cli_ctx *ctx, const char *cmd, const char *what);
 
 /*
  * Option parsing shared by commands: a thin wrapper over getopt_long with
