@@ -518,7 +518,7 @@ int cli_render(struct cli_ctx *ctx, const struct out_doc *doc)
 	to.version = EBSIZE_VERSION;
 	rc = out_render_to(doc, &to, err);
 	if (rc == EBS_ERR_USAGE)
-		return msg_usage_error(NULL, "%s", err);
+		return msg_usage_error(ctx->cmd_name, "%s", err);
 	if (rc) {
 		msg_error("cannot write %s%s%s: %s", ctx->output ? "'" : "output",
 			  ctx->output ? ctx->output : "", ctx->output ? "'" : "", err);
@@ -529,6 +529,17 @@ int cli_render(struct cli_ctx *ctx, const struct out_doc *doc)
 		for (size_t i = 0; i < out_doc_nnotes(doc); i++)
 			msg_info("note: %s", out_doc_note(doc, i));
 	return EXIT_OK;
+}
+
+int cli_write_error(struct cli_ctx *ctx)
+{
+	const char *why = strerror(errno ? errno : EIO);
+
+	if (ctx->output)
+		msg_error("cannot write '%s': %s", ctx->output, why);
+	else
+		msg_error("cannot write output: %s", why);
+	return EXIT_RUNTIME;
 }
 
 FILE *cli_out(struct cli_ctx *ctx, const char *cmd, const char *what)
@@ -654,6 +665,7 @@ int cli_main(int argc, char **argv)
 			print_tables(c->name, NULL);
 		return finish_ctx(&ctx, rc);
 	}
+	ctx.cmd_name = c->name;
 	asks_help = asks_for_help(argc, argv);
 	if (!asks_help && c->fn != cmd_help && open_output(&ctx))
 		return finish_ctx(&ctx, EXIT_RUNTIME);

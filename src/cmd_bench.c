@@ -1383,7 +1383,7 @@ static int bench_k8s(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	}
 	if (fputs(yaml, out) == EOF) {
-		msg_error("cannot write output: %s", strerror(errno));
+		cli_write_error(ctx);
 		goto out;
 	}
 	rc = EXIT_OK;

@@ -337,10 +337,8 @@ int cmd_burst(int argc, char **argv, struct cli_ctx *ctx)
 					"timeline", timeline_keys, ARRAY_SIZE(timeline_keys));
 		burst_simulate(&b, &p, credits, sample, &tl, &r);
 		rc = EXIT_OK;
-		if (out_stream_end(tl.s)) {
-			msg_error("cannot write output: %s", strerror(errno));
-			rc = EXIT_RUNTIME;
-		}
+		if (out_stream_end(tl.s))
+			rc = cli_write_error(ctx);
 	} else {
 		int book = ctx->format == OUT_XLSX;
 		double total = (double)burst_profile_seconds(&p) * (double)p.repeat;

@@ -1326,8 +1326,10 @@ static int write_queries(const struct scan_args *a, struct cli_ctx *ctx)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (fputs(json, f) < 0 || fputc('\n', f) < 0)
+	if (fputs(json, f) < 0 || fputc('\n', f) < 0) {
+		cli_write_error(ctx);
 		goto out;
+	}
 	/* GetMetricData takes at most 500 queries per call */
 	if (l.n * IM_COUNT > 500)
 		msg_warn("%zu queries: GetMetricData takes 500 per call; split the array (jq '.[0:500]', '.[500:1000]', ...)",

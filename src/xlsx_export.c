@@ -18,10 +18,12 @@
  * ISO text, as in JSON).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <xlsxwriter.h>
 
@@ -595,6 +597,49 @@ static void plan_sheets(struct book *b, const struct out_doc *doc)
 	}
 }
 
+/*
+ * libxlsxwriter reports its own failures on stderr, naming our temporary
+ * file; ebsize says what failed in one line of its own.  So stderr is
+ * parked on /dev/null while the library creates and closes the workbook
+ * (the only calls that fail on I/O).  mute returns the saved descriptor.
+ */
+static int mute_stderr(void)
+{
+	int saved, null;
+
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDERR_FILENO);
+	if (null >= 0)
+		close(null);
+	return saved;
+}
+
+static void unmute_stderr(int saved)
+{
+	if (saved < 0)
+		return;
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
+/* Why libxlsxwriter failed: errno's reason, else its own words. */
+static int lxw_fail(char *err, lxw_error le, int saved_errno)
+{
+	char why[256];
+	size_t n;
+
+	if (saved_errno)
+		return ebs_fail(err, EBS_ERR_IO, "%s", strerror(saved_errno));
+	xsnprintf(why, sizeof(why), "%s", lxw_strerror(le));
+	n = strlen(why);
+	if (n && why[n - 1] == '.')
+		why[n - 1] = '\0';
+	return ebs_fail(err, EBS_ERR_IO, "%s", why);
+}
+
 /* The directory of path, for libxlsxwriter's temporary files. */
 static char *dir_of(const char *path)
 {
@@ -633,7 +678,7 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 	struct book b = { 0 };
 	char *dir = NULL;
 	lxw_error le;
-	int rc = -1;
+	int rc = -1, muted, saved_errno;
 
 	if (!to->path)
 		return ebs_fail(err, EBS_ERR_USAGE, "a workbook needs a file to write");
@@ -642,11 +687,13 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 	opt.tmpdir = dir;
 	sbuf_init(&b.text, SIZE_MAX);
 	sbuf_init(&b.cell, SIZE_MAX);
+	muted = mute_stderr();
 	errno = 0;
 	b.wb = workbook_new_opt(to->path, &opt);
+	saved_errno = errno;
+	unmute_stderr(muted);
 	if (!b.wb) {
-		rc = ebs_fail(err, EBS_ERR_IO, "cannot start the workbook: %s",
-			      strerror(errno ? errno : EIO));
+		rc = ebs_fail(err, EBS_ERR_IO, "%s", strerror(saved_errno ? saved_errno : EIO));
 		goto out;
 	}
 	make_formats(&b);
@@ -659,11 +706,13 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 		rc = write_notes(&b, doc, err);
 	if (!rc)
 		rc = write_about(&b, doc, to, err);
+	muted = mute_stderr();
 	errno = 0;
 	le = workbook_close(b.wb);
+	saved_errno = errno;
+	unmute_stderr(muted);
 	if (!rc && le != LXW_NO_ERROR)
-		rc = ebs_fail(err, EBS_ERR_IO, "%s%s%s", lxw_strerror(le),
-			      errno ? ": " : "", errno ? strerror(errno) : "");
+		rc = lxw_fail(err, le, saved_errno);
 	else if (!rc && zip_complete(to->path))
 		rc = ebs_fail(err, EBS_ERR_IO, "the workbook was cut short: %s",
 			      strerror(errno ? errno : EIO));

@@ -31,6 +31,7 @@ struct cli_ctx {
 	struct outfile *outfile;   /* -o: the file being written */
 	int out_used;              /* the result went to the output */
 	char *command_line;        /* for the workbook's About sheet */
+	const char *cmd_name;      /* the command running, for hints */
 };
 
 #define CMD_NEEDS_DB 1
@@ -62,6 +63,8 @@ int cli_render(struct cli_ctx *ctx, const struct out_doc *doc);
  * cmd and returns NULL (the caller returns EXIT_USAGE).
  */
 FILE *cli_out(struct cli_ctx *ctx, const char *cmd, const char *what);
+/* Report a failed write of the result (errno says why); EXIT_RUNTIME. */
+int cli_write_error(struct cli_ctx *ctx);
 
 /*
  * Option parsing shared by commands: a thin wrapper over getopt_long with
