@@ -2,8 +2,11 @@
 # deps.sh - install the Debian packages ebsize needs to build and test,
 # only those missing.  Run as root (or with sudo available).
 set -e
+# libreoffice-calc-nogui and python3-openpyxl: the workbook tests open
+# ebsize's xlsx in a real spreadsheet application (t50xx)
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
-libxlsxwriter-dev fio sqlite3 python3 python3-yaml curl jq"
+libxlsxwriter-dev fio sqlite3 python3 python3-yaml curl jq
+libreoffice-calc-nogui python3-openpyxl"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
