@@ -80,6 +80,9 @@ void out_doc_free(struct out_doc *doc)
 		free(doc->notes[i]);
 	for (size_t i = 0; i < doc->nabout; i++)
 		free(doc->about[i]);
+	for (size_t i = 0; i < doc->nnames; i++)
+		free(doc->names[i]);
+	free(doc->names);
 	free(doc->t);
 	free(doc->notes);
 	free(doc->about);
@@ -159,6 +162,14 @@ void out_about(struct out_doc *doc, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	doc->about[doc->nabout++] = xvstrfmt(fmt, ap);
 	va_end(ap);
+}
+
+void out_name(struct out_doc *doc, const char *name, const char *ref)
+{
+	xgrow((void **)&doc->names, &doc->anames, doc->nnames + 2,
+	      sizeof(*doc->names));
+	doc->names[doc->nnames++] = xstrdup(name);
+	doc->names[doc->nnames++] = xstrdup(ref);
 }
 
 size_t out_doc_nnotes(const struct out_doc *doc)

@@ -68,6 +68,8 @@ struct out_doc {
 	int notes_key;
 	char **about;              /* key, value, key, value, ... */
 	size_t nabout, aabout;
+	char **names;              /* defined name, template, ... (xlsx) */
+	size_t nnames, anames;
 };
 
 /* The cell at (row, col) of t; an empty cell past the end. */

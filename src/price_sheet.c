@@ -3,12 +3,18 @@
  * price_sheet.h).  The formula mirrors model_cost and model_tiered_cost:
  * a unit count U is billed price x (min(U, end) - begin) on every row
  * whose range it reaches; an empty end_range is unbounded.  Written with
- * SUMPRODUCT over the whole list so that one template serves every type
- * and region, and an edited price_per_unit cell changes every cost.
+ * SUMPRODUCT over the whole list (SUMIFS for storage and I/O, which have
+ * one price from 0) so that one template serves every type and region, and
+ * an edited price_per_unit cell changes every cost.  The list's columns
+ * have short defined names (pr_region, pr_type, pr_dim, pr_price, pr_from,
+ * pr_to): the formula is repeated in every cost cell of a large workbook,
+ * and its length is most of the file.  Only USD prices are listed, the
+ * currency model_cost prices in.
  */
 #include "ebsize/price_sheet.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ebsize/db.h"
 #include "ebsize/model.h"
@@ -53,16 +59,36 @@ int price_sheet_row(const struct price_row *p, void *arg)
 	return 0;
 }
 
+/* Costs are USD (as db_load_prices): other currencies stay out. */
+static int usd_row(const struct price_row *p, void *arg)
+{
+	return strcmp(p->currency, "USD") ? 0 : price_sheet_row(p, arg);
+}
+
 int price_sheet_add(struct out_doc *doc, struct db *db,
 		    const char *const *regions, size_t n, char *err)
 {
+	static const char *const names[][2] = {
+		{ "pr_region", "region" },
+		{ "pr_type", "volume_type" },
+		{ "pr_dim", "dimension" },
+		{ "pr_price", "price_per_unit" },
+		{ "pr_from", "begin_range" },
+		{ "pr_to", "end_range" },
+	};
 	struct out_table *t = out_list(doc, PRICE_SHEET, "Prices");
 	int rc;
 
 	out_xlsx_only(t);
 	price_sheet_cols(t);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char *ref = xstrfmt("{" PRICE_SHEET "!%s}", names[i][1]);
+
+		out_name(doc, names[i][0], ref);
+		free(ref);
+	}
 	for (size_t i = 0; i < n; i++)
-		if ((rc = db_each_price(db, regions[i], NULL, price_sheet_row, t, err)))
+		if ((rc = db_each_price(db, regions[i], NULL, usd_row, t, err)))
 			return rc;
 	return EBS_OK;
 }
@@ -78,16 +104,16 @@ void price_sheet_about(struct out_doc *doc, const struct price_set *ps)
 char *price_sheet_cost(const char *region, const char *type,
 		       const char *dimension, const char *units)
 {
-	const char *P = "{" PRICE_SHEET "!";
 	char *dim = out_formula_text(dimension), *s;
 
-	/* (U > begin) * (U - begin - [end set] * (U > end) * (U - end)) */
-	s = xstrfmt("SUMPRODUCT((%sregion}=%s)*(%svolume_type}=%s)"
-		    "*(%sdimension}=%s)*(%scurrency}=\"USD\")*%sprice_per_unit}"
-		    "*((%s)>%sbegin_range})*((%s)-%sbegin_range}"
-		    "-(%send_range}<>\"\")*((%s)>%send_range})*((%s)-%send_range})))",
-		    P, region, P, type, P, dim, P, P,
-		    units, P, units, P, P, units, P, units, P);
+	/* storage and I/O have one price from 0 (model_cost): U x price */
+	if (!strcmp(dimension, "storage") || !strcmp(dimension, "io"))
+		s = xstrfmt("(SUMIFS(pr_price,pr_region,%s,pr_type,%s,pr_dim,%s)*(%s))",
+			    region, type, dim, units);
+	else  /* (U > from) x (U - from - [to set] x (U > to) x (U - to)) */
+		s = xstrfmt("SUMPRODUCT((pr_region=%s)*(pr_type=%s)*(pr_dim=%s)*pr_price"
+			    "*((%s)>pr_from)*((%s)-pr_from-(pr_to<>\"\")*((%s)>pr_to)*((%s)-pr_to)))",
+			    region, type, dim, units, units, units, units);
 	free(dim);
 	return s;
 }

@@ -280,6 +280,25 @@ static const char *formula_text(struct book *b, const struct formula *f,
 	return b->cell.buf;
 }
 
+/* The defined names of doc (out_name); 0, or -1 with err set. */
+static int define_names(struct book *b, const struct out_doc *doc, char *err)
+{
+	for (size_t i = 0; i + 1 < doc->nnames && b->n; i += 2) {
+		struct formula f;
+		int bad;
+
+		if (formula_compile(b, &b->sheets[0], doc->names[i + 1], &f, err))
+			return -1;
+		bad = f.n != 1 || workbook_define_name(b->wb, doc->names[i],
+							f.parts[0].lit) != LXW_NO_ERROR;
+		formula_release(&f);
+		if (bad)
+			return ebs_fail(err, EBS_ERR_USAGE, "cannot define the name '%s' as '%s'",
+					doc->names[i], doc->names[i + 1]), -1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ cells */
 
 static void make_formats(struct book *b)
@@ -698,7 +717,7 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 	}
 	make_formats(&b);
 	plan_sheets(&b, doc);
-	rc = 0;
+	rc = define_names(&b, doc, err);
 	for (size_t i = 0; i < b.n && !rc; i++)
 		rc = b.sheets[i].t->is_record ? write_record(&b, &b.sheets[i], err) :
 						write_list(&b, &b.sheets[i], err);

@@ -124,6 +124,13 @@ void out_main(struct out_table *t);
 void out_formula(struct out_table *t, const char *key, const char *tmpl);
 /* s as an Excel string literal ("a""b"); heap string, caller frees. */
 char *out_formula_text(const char *s);
+/*
+ * A workbook-wide defined name for formulas: name (a valid Excel name,
+ * not like a cell such as "AB12") stands for ref, a template of
+ * {section!col} references ("{price_list!price_per_unit}": that whole
+ * column).  Templates may then use the bare name.
+ */
+void out_name(struct out_doc *doc, const char *name, const char *ref);
 
 /* Native charts (xlsx only) over the rows of a list. */
 enum out_chart_kind {

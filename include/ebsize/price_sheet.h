@@ -31,7 +31,10 @@ int price_sheet_row(const struct price_row *p, void *arg);
 
 /*
  * Add the xlsx-only list PRICE_SHEET to doc with the prices in force for
- * each of regions[n].  EBS_OK, or an error with a message in err.
+ * each of regions[n] (USD prices only), and the defined names
+ * price_sheet_cost uses for the list's columns: pr_region, pr_type,
+ * pr_dim, pr_price, pr_from, pr_to.  EBS_OK, or an error with a message in
+ * err.
  */
 int price_sheet_add(struct out_doc *doc, struct db *db,
 		    const char *const *regions, size_t n, char *err);
@@ -42,12 +45,14 @@ void price_sheet_about(struct out_doc *doc, const struct price_set *ps);
 /*
  * A formula template for the monthly cost of `units` of one price
  * dimension ("storage", "iops", "throughput" or "io") of one volume, the
- * way model_cost prices it: for every USD price row of PRICE_SHEET with
+ * way model_cost prices it: for every price row of PRICE_SHEET with
  * that region, type and dimension, price_per_unit times the units inside
- * [begin_range, end_range) (tiers and gp3's free IOPS included).  region,
+ * [begin_range, end_range) (tiers and gp3's free IOPS included).  Needs
+ * price_sheet_add in the same document.  region,
  * type and units are template expressions: a reference ("{region}",
- * "{result!size_gib}") or text quoted by out_formula_text.  Heap string;
- * caller frees.
+ * "{result!size_gib}") or text quoted by out_formula_text.  The result
+ * is one term (a function call or parenthesised), safe to combine with
+ * other operators.  Heap string; caller frees.
  */
 char *price_sheet_cost(const char *region, const char *type,
 		       const char *dimension, const char *units);

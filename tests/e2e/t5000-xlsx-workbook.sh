@@ -179,7 +179,8 @@ ws = wb["rows"]
 head = [c.value for c in ws[1]]
 col = {k: i + 1 for i, k in enumerate(head)}
 c = ws.cell(row=2, column=col["monthly_usd"])
-check(c.data_type == "f" and c.value.startswith("=SUMPRODUCT("), "compare: monthly_usd is a formula", repr(c.value))
+check(c.data_type == "f" and c.value.startswith("=(SUMIFS(pr_price,") and "SUMPRODUCT(" in c.value,
+      "compare: monthly_usd is a formula over the price list", repr(c.value))
 check(c.number_format == "$#,##0.00", "compare: money has a currency format", c.number_format)
 c = ws.cell(row=2, column=col["size_gib"])
 check(c.data_type == "n" and c.number_format == "#,##0", "compare: sizes are integers", c.number_format)
