@@ -35,6 +35,7 @@
 #define XLSX_MAX_TEXT 32767         /* bytes libxlsxwriter takes in a cell */
 #define WIDTH_MIN 6
 #define WIDTH_MAX 60
+#define WIDTH_ROWS 1000             /* rows measured for column widths */
 
 /* A section and the sheet it becomes. */
 struct sheet {
@@ -326,7 +327,9 @@ static void make_formats(struct book *b)
 
 /*
  * Write one cell; f (may be NULL) is the column's compiled formula.
- * Returns the width its display needs (0 for a blank).
+ * Returns the width its display needs (0 for a blank; numbers are
+ * measured only within the first WIDTH_ROWS rows, which is enough for a
+ * column's width and saves formatting every number of a large sheet).
  */
 static size_t write_cell(struct book *b, lxw_worksheet *ws, size_t row,
 			 size_t col, const struct cell *c, enum out_style st,
@@ -352,7 +355,9 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, size_t row,
 		break;
 	}
 	v = c->kind == CELL_INT ? (double)c->i : c->d;
-	out_cell_display(c, st, shown, sizeof(shown));
+	shown[0] = '\0';
+	if (row <= WIDTH_ROWS)
+		out_cell_display(c, st, shown, sizeof(shown));
 	if (st == OUT_PCT)
 		v /= 100.0;            /* a spreadsheet percentage is a fraction */
 	if (f)
