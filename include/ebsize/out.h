@@ -1,7 +1,7 @@
 /*
  * out.h - the one output layer.  A command builds its result once, as
- * sections of rows and columns, and out_render() writes it as an aligned
- * table, CSV, JSON, Markdown or an xlsx workbook.  Commands never printf
+ * sections of rows and columns, and out_render_to() writes it as an
+ * aligned table, CSV, JSON, Markdown or an xlsx workbook.  Commands never printf
  * results themselves.
  *
  * A document holds sections.  A record is one row of named fields; a list
