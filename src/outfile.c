@@ -2,8 +2,9 @@
  * outfile.c - a result file written under a temporary name and renamed
  * into place when complete (see outfile.h).
  *
- * The signal handler only unlinks the temporary names registered here and
- * re-raises: it touches no stdio and no heap.  The registry is changed
+ * The signal handler only unlinks the temporary names registered here,
+ * writes the messages prepared for them (write(2)) and re-raises: it
+ * touches no stdio and no heap.  The registry is changed
  * with those signals blocked, so the handler never sees a half-made entry.
  * Not thread-safe (ebsize is single-threaded).
  */
@@ -29,22 +30,29 @@ struct outfile {
 	mode_t mode;           /* of the final file */
 	int direct;            /* written in place: not a regular file */
 	int slot;              /* index in tmp_names, -1 when direct */
+	char *gone;            /* "error: interrupted: 'PATH' not written\n" */
 };
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
 static struct sigaction saved[ARRAY_SIZE(caught)];
 static struct sigaction saved_xfsz;
-/* temporary names the handler removes; read in the handler */
+/* temporary names the handler removes, and what it says; read in the handler */
 static char *volatile tmp_names[OUTFILE_MAX];
+static char *volatile gone_msgs[OUTFILE_MAX];
 static size_t nregistered;
 
 /* ------------------------------------------------------------ signals */
 
 static void on_signal(int sig)
 {
-	for (size_t i = 0; i < OUTFILE_MAX; i++)
-		if (tmp_names[i])
-			unlink(tmp_names[i]);
+	for (size_t i = 0; i < OUTFILE_MAX; i++) {
+		if (!tmp_names[i])
+			continue;
+		unlink(tmp_names[i]);
+		if (gone_msgs[i] && write(STDERR_FILENO, gone_msgs[i],
+					  strlen(gone_msgs[i])) < 0)
+			continue;   /* nothing more to do about stderr */
+	}
 	/* then do what the signal did before: usually, die of it */
 	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
 		if (caught[i] == sig)
@@ -102,6 +110,7 @@ static int register_tmp(struct outfile *of)
 		if (!nregistered++)
 			install_handlers();
 		tmp_names[slot] = of->tmp;
+		gone_msgs[slot] = of->gone;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	of->slot = slot;
@@ -126,6 +135,7 @@ static int unregister_tmp(struct outfile *of, int rename_to_final)
 	}
 	if (of->slot >= 0) {
 		tmp_names[of->slot] = NULL;
+		gone_msgs[of->slot] = NULL;
 		of->slot = -1;
 		if (!--nregistered)
 			restore_handlers();
@@ -141,6 +151,7 @@ static void outfile_free(struct outfile *of)
 {
 	if (of->tmp != of->path)
 		free(of->tmp);
+	free(of->gone);
 	free(of->path);
 	free(of);
 }
@@ -209,6 +220,7 @@ int outfile_open(const char *path, unsigned flags, struct outfile **out,
 		goto fail;
 	}
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	of->gone = xstrfmt("error: interrupted: '%s' not written\n", path);
 	of->f = fdopen(fd, "w");
 	if (!of->f || register_tmp(of)) {
 		rc = ebs_fail(err, EBS_ERR_IO, "cannot create '%s': %s", path,

@@ -9,8 +9,8 @@
  * untouched: a failure leaves whatever was there before.
  *
  * While a file is open, SIGINT, SIGTERM and SIGHUP remove its temporary
- * file before the process dies of the signal (signals already ignored
- * stay ignored), and SIGXFSZ is ignored so that a file-size limit is a
+ * file and say so on stderr before the process dies of the signal
+ * (signals already ignored stay ignored), and SIGXFSZ is ignored so that a file-size limit is a
  * write error (EFBIG) instead of a silent death.
  *
  * A PATH that exists and is not a regular file (/dev/null, a FIFO) cannot

@@ -165,6 +165,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$EBSIZE" --format csv -o "$D/big.csv" burs
 	wait "$pid"
 	rc=$?
 	expect_rc "$2" "SIG$1 during a big export: killed by it (exit $2)"
+	expect_err "error: interrupted: '$D/big.csv' not written" "SIG$1 during a big export: says so"
 	only_files "$D" "keep.csv" "SIG$1 during a big export: no file, no temporary file"
 }
 sig INT 130
