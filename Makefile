@@ -113,9 +113,13 @@ $(BUILD)/bench-solver: tests/perf/bench_solver.c $(LIB_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
-perf: all $(BUILD)/bench-solver
+$(BUILD)/bench-xlsx: tests/perf/bench_xlsx.c $(LIB_OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+perf: all $(BUILD)/bench-solver $(BUILD)/bench-xlsx
 	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
-	  sh tests/perf/run.sh
+	  BENCH_XLSX=$(abspath $(BUILD)/bench-xlsx) sh tests/perf/run.sh
 
 # Fuzzing (not part of `make test`): one libFuzzer binary per parser, the
 # parser's sources compiled straight into it.  Seeds: tests/fixtures/ and

@@ -7,7 +7,9 @@
  * parsed from its table into its argument struct (opt.c), its combination
  * checks run, the database is opened for CMD_NEEDS_DB commands, and the
  * handler runs.  -h needs no database.  stdout is flushed and checked
- * here: a full disk is an error (exit 1).
+ * here: a full disk is an error (exit 1).  With -o FILE the result goes to
+ * a temporary file renamed over FILE only when the command succeeds
+ * (outfile.c).
  */
 #include "ebsize/cli.h"
 
@@ -21,6 +23,7 @@
 #include "ebsize/db.h"
 #include "ebsize/model.h"
 #include "ebsize/msg.h"
+#include "ebsize/outfile.h"
 #include "ebsize/util.h"
 
 static int cmd_help(struct cli_ctx *ctx, void *args);
@@ -97,13 +100,15 @@ struct globals {
 	const char *db;
 	struct opt_list regions;
 	int format;
+	const char *output;
+	const char *table;
 	int quiet;
 	int version;
 };
 
 #define G(f) offsetof(struct globals, f)
 
-static const char *const format_names[] = { "table", "csv", "json", "md", NULL };
+static const char *const format_names[] = { "table", "csv", "json", "md", "xlsx", NULL };
 
 static const struct opt global_opts[] = {
 	{ "db", 0, OPT_STR, G(db), "PATH",
@@ -113,8 +118,14 @@ static const struct opt global_opts[] = {
 	  "AWS region (else $AWS_REGION, $AWS_DEFAULT_REGION,\n"
 	  "us-east-1); some commands take several", .max = CLI_MAX_REGIONS },
 	{ "format", 0, OPT_ENUM, G(format), "FMT",
-	  "table (default), csv, json or md", .choices = format_names,
-	  .noun = "format" },
+	  "table (default), csv, json, md or xlsx (a workbook,\nwith -o)",
+	  .choices = format_names, .noun = "format" },
+	{ "output", 'o', OPT_STR, G(output), "FILE",
+	  "write the result to FILE, whole or not at all\n"
+	  "(report: the directory to write)", .flags = OPT_PATH },
+	{ "table", 0, OPT_STR, G(table), "NAME",
+	  "csv: the table to write (default: the main one;\n"
+	  "'ebsize help COMMAND' lists them)" },
 	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, "no informational messages" },
 	{ "version", 0, OPT_FLAG, G(version), NULL, "print the version" },
 	{ NULL }
@@ -198,6 +209,29 @@ static int take_globals(int *argc, char **argv, struct globals *g,
 	return 0;
 }
 
+/* "ebsize ARG ..." with arguments quoted for a POSIX shell when needed. */
+static char *command_line(int argc, char *const *argv)
+{
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
+
+	sbuf_addstr(&sb, "ebsize");
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		sbuf_addstr(&sb, " ");
+		if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			     "0123456789-_=.,/:%@+") == strlen(a)) {
+			sbuf_addstr(&sb, a);
+			continue;
+		}
+		sbuf_addstr(&sb, "'");
+		for (; *a; a++)
+			sbuf_addstr(&sb, *a == '\'' ? "'\\''" : (char[]){ *a, 0 });
+		sbuf_addstr(&sb, "'");
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
 static const char *default_region(void)
 {
 	const char *r = getenv("AWS_REGION");
@@ -232,6 +266,16 @@ static int apply_globals(struct cli_ctx *ctx, const struct globals *g,
 	ctx->format = (enum out_format)g->format;
 	ctx->format_set = opt_given(global_opts, seen, "format");
 	ctx->quiet = g->quiet;
+	ctx->output = g->output && strcmp(g->output, "-") ? g->output : NULL;
+	ctx->table = g->table;
+	if (ctx->format == OUT_XLSX && !ctx->output) {
+		msg_usage_error(NULL, "--format xlsx writes a workbook: give -o FILE");
+		return -1;
+	}
+	if (ctx->table && ctx->format != OUT_CSV) {
+		msg_usage_error(NULL, "--table picks the table of --format csv");
+		return -1;
+	}
 	for (size_t i = 0; i <= ctx->nregions; i++) {
 		const char *r = i < ctx->nregions ? ctx->regions[i] : ctx->region;
 
@@ -268,13 +312,58 @@ int cli_open_db(struct cli_ctx *ctx)
 	return 0;
 }
 
+/* The stream results go to: the -o file's, else stdout. */
+static FILE *result_stream(struct cli_ctx *ctx)
+{
+	ctx->out_used = 1;
+	return ctx->outfile ? outfile_stream(ctx->outfile) : stdout;
+}
+
 int cli_render(struct cli_ctx *ctx, const struct out_doc *doc)
 {
-	if (out_render(doc, ctx->format, stdout)) {
-		msg_error("cannot write output: %s", strerror(errno));
+	struct out_target to = { 0 };
+	char err[EBS_ERRLEN];
+	int rc;
+
+	to.format = ctx->format;
+	to.f = result_stream(ctx);
+	to.path = ctx->outfile ? outfile_tmp_path(ctx->outfile) : NULL;
+	to.table = ctx->table;
+	to.command_line = ctx->command_line;
+	to.version = EBSIZE_VERSION;
+	rc = out_render_to(doc, &to, err);
+	if (rc == EBS_ERR_USAGE)
+		return msg_usage_error(ctx->cmd_name, "%s", err);
+	if (rc) {
+		msg_error("cannot write %s%s%s: %s", ctx->output ? "'" : "output",
+			  ctx->output ? ctx->output : "", ctx->output ? "'" : "", err);
 		return EXIT_RUNTIME;
 	}
+	/* one table on stdout: the notes (why nothing qualified) on stderr */
+	if (ctx->format == OUT_CSV && !(ctx->table && !strcmp(ctx->table, "notes")))
+		for (size_t i = 0; i < out_doc_nnotes(doc); i++)
+			msg_info("note: %s", out_doc_note(doc, i));
 	return EXIT_OK;
+}
+
+int cli_write_error(struct cli_ctx *ctx)
+{
+	const char *why = strerror(errno ? errno : EIO);
+
+	if (ctx->output)
+		msg_error("cannot write '%s': %s", ctx->output, why);
+	else
+		msg_error("cannot write output: %s", why);
+	return EXIT_RUNTIME;
+}
+
+FILE *cli_out(struct cli_ctx *ctx, const char *cmd, const char *what)
+{
+	if (ctx->format == OUT_XLSX) {
+		msg_usage_error(cmd, "--format xlsx cannot hold %s", what);
+		return NULL;
+	}
+	return result_stream(ctx);
 }
 
 int cli_fail(const struct cli_ctx *ctx, int code, const char *err)
@@ -393,9 +482,13 @@ static int cmd_help(struct cli_ctx *ctx, void *args)
 
 static int cmd_version(struct cli_ctx *ctx, void *args)
 {
-	(void)ctx;
+	FILE *f = ctx->output ? cli_out(ctx, "version", "a version line") : stdout;
+
 	(void)args;
-	printf("ebsize %s\n", EBSIZE_VERSION);
+	if (!f)
+		return EXIT_USAGE;
+	if (fprintf(f, "ebsize %s\n", EBSIZE_VERSION) < 0)
+		return cli_write_error(ctx);
 	return EXIT_OK;
 }
 
@@ -415,6 +508,50 @@ static int is_help(const char *a)
 {
 	return !strcmp(a, "-h") || !strcmp(a, "--help");
 }
+
+/*
+ * Flush stdout, and with -o put the file in place when the command
+ * succeeded and wrote its result (else remove it).  The exit code.
+ */
+static int finish_ctx(struct cli_ctx *ctx, int rc)
+{
+	char err[EBS_ERRLEN];
+
+	if (fflush(stdout) || ferror(stdout)) {
+		msg_error("cannot write output: %s", strerror(errno ? errno : EIO));
+		rc = EXIT_RUNTIME;
+	}
+	if (ctx->outfile) {
+		if (rc == EXIT_OK && ctx->out_used) {
+			if (outfile_commit(ctx->outfile, err)) {
+				msg_error("%s", err);
+				rc = EXIT_RUNTIME;
+			}
+		} else {
+			outfile_abort(ctx->outfile);
+		}
+		ctx->outfile = NULL;
+	}
+	free(ctx->command_line);
+	ctx->command_line = NULL;
+	return rc;
+}
+
+/* -o: create the temporary file now, so that a bad path fails early. */
+static int open_output(struct cli_ctx *ctx)
+{
+	char err[EBS_ERRLEN];
+
+	if (!ctx->output)
+		return 0;
+	if (outfile_open(ctx->output, ctx->format == OUT_XLSX ? OUTFILE_REGULAR : 0,
+			 &ctx->outfile, err)) {
+		msg_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 
 /*
  * Run command c (argv[0] is its name; path its full name for help, such
@@ -469,6 +606,10 @@ static int run_cmd(struct cli_ctx *ctx, const struct cmd *c, int argc,
 	ctx->noperands = operands.n;
 	if (c->check && (rc = c->check(ctx, args)))
 		goto out;
+	if (!(c->flags & CMD_OUTPUT_DIR) && open_output(ctx)) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	if ((c->flags & CMD_NEEDS_DB) && cli_open_db(ctx)) {
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -481,15 +622,6 @@ out:
 	return rc;
 }
 
-static int finish(int rc)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		msg_error("cannot write output: %s", strerror(errno ? errno : EIO));
-		return EXIT_RUNTIME;
-	}
-	return rc;
-}
-
 int cli_main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { 0 };
@@ -498,6 +630,7 @@ int cli_main(int argc, char **argv)
 	const struct cmd *c;
 	int want_help = 0, rc;
 
+	ctx.command_line = command_line(argc, argv);
 	rc = take_globals(&argc, argv, &g, &seen, &want_help);
 	if (!rc) {
 		msg_set_quiet(g.quiet);
@@ -505,25 +638,27 @@ int cli_main(int argc, char **argv)
 	}
 	opt_list_release(&g.regions);
 	if (rc)
-		return EXIT_USAGE;
+		return finish_ctx(&ctx, EXIT_USAGE);
 	if (g.version)
-		return finish(cmd_version(&ctx, NULL));
+		return finish_ctx(&ctx, cmd_version(&ctx, NULL));
 	if (argc < 2) {
 		if (want_help) {
 			cli_doc_usage(stdout);
-			return finish(EXIT_OK);
+			return finish_ctx(&ctx, EXIT_OK);
 		}
 		cli_doc_usage(stderr);
-		return EXIT_USAGE;
+		return finish_ctx(&ctx, EXIT_USAGE);
 	}
 	c = find_in(commands, argv[1]);
 	if (!c) {
 		if (argv[1][0] == '-')
-			return msg_usage_error(NULL, "unknown option '%s'", argv[1]);
-		return msg_usage_error(NULL, "unknown command '%s'", argv[1]);
+			msg_usage_error(NULL, "unknown option '%s'", argv[1]);
+		else
+			msg_usage_error(NULL, "unknown command '%s'", argv[1]);
+		return finish_ctx(&ctx, EXIT_USAGE);
 	}
 	ctx.cmd_name = c->name;
 	rc = run_cmd(&ctx, c, argc - 1, argv + 1, want_help, c->name);
 	db_close(ctx.db);
-	return finish(rc);
+	return finish_ctx(&ctx, rc);
 }

@@ -188,6 +188,27 @@ static void put_units(FILE *f, const struct opt *opts)
 	sbuf_release(&sb);
 }
 
+/* The tables of c's result (every subcommand's for a parent). */
+static void put_tables(FILE *f, const struct cmd *c, const char *path)
+{
+	char sub[128];
+	int any = 0;
+
+	for (size_t i = 0; c->subs ? c->subs[i] != NULL : i == 0; i++) {
+		const struct cmd *x = c->subs ? c->subs[i] : c;
+
+		if (!x->tables)
+			continue;
+		if (!any++)
+			fputs("\nTables (--format csv --table NAME; the first is the default):\n", f);
+		if (c->subs)
+			xsnprintf(sub, sizeof(sub), "%s %s", path, x->name);
+		else
+			xsnprintf(sub, sizeof(sub), "%s", path);
+		fprintf(f, "  %-18s %s\n", sub, x->tables);
+	}
+}
+
 void cli_doc_help(FILE *f, const struct cmd *c, const char *path)
 {
 	char sub[128];
@@ -218,6 +239,7 @@ void cli_doc_help(FILE *f, const struct cmd *c, const char *path)
 	}
 	if (c->epilog)
 		fprintf(f, "\n%s\n", c->epilog);
+	put_tables(f, c, path);
 }
 
 /* "a|b|c" of a NULL-terminated list (static storage). */
@@ -483,8 +505,8 @@ static void bash_cmd_arms(FILE *f, const struct cmd *c, const char *path,
 		fprintf(f, "\t\"%s\") words=\"%s\";;\n", path, sb.buf);
 	} else {
 		opt_words(c->opts, 0, &sb);
-		fprintf(f, "\t\"%s\") words=\"%s --help\"; files=%d;;\n", path,
-			sb.buf, c->operands ? 1 : 0);
+		fprintf(f, "\t\"%s\") words=\"%s%s--help\"; files=%d;;\n", path,
+			sb.len ? sb.buf : "", sb.len ? " " : "", c->operands ? 1 : 0);
 		opt_words(c->opts, 1, takes_value);
 	}
 	sbuf_release(&sb);

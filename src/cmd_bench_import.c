@@ -159,4 +159,5 @@ const struct cmd bench_import_def = {
 	.operands = "DIR|FILE...",
 	.max_operands = -1,
 	.check = import_check,
+	.tables = "phases, run, analysis, published, notes",
 };

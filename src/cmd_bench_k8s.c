@@ -149,6 +149,7 @@ static int cmd_bench_k8s(struct cli_ctx *ctx, void *args)
 	struct bench_profile pr;
 	char err[EBS_ERRLEN];
 	char *text = NULL, *yaml = NULL;
+	FILE *out;
 	int rc;
 
 	if (bench_load_profile(a->profile, &pr, &text, err))
@@ -159,8 +160,12 @@ static int cmd_bench_k8s(struct cli_ctx *ctx, void *args)
 		goto out;
 	}
 	/* the manifests are a document, not a table: written as they are */
-	if (fputs(yaml, stdout) == EOF) {
-		msg_error("cannot write output: %s", strerror(errno));
+	if (!(out = cli_out(ctx, ctx->cmd_name, "Kubernetes manifests"))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (fputs(yaml, out) == EOF) {
+		cli_write_error(ctx);
 		goto out;
 	}
 	rc = EXIT_OK;

@@ -481,6 +481,7 @@ const struct cmd bench_run_def = {
 		"stored the moment it ends.",
 	.opts = run_opts,
 	.check = run_check,
+	.tables = "phases, run, analysis, published, notes",
 };
 
 const struct cmd bench_resume_def = {
@@ -491,4 +492,5 @@ const struct cmd bench_resume_def = {
 	.operands = "RUN",
 	.max_operands = 1,
 	.check = resume_check,
+	.tables = "phases, run, analysis, published, notes",
 };

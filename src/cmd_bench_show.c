@@ -449,6 +449,7 @@ const struct cmd bench_show_def = {
 	.operands = "RUN",
 	.max_operands = 1,
 	.check = need_runs,
+	.tables = "phases, run, analysis, published, notes",
 };
 
 const struct cmd bench_list_def = {
@@ -456,6 +457,7 @@ const struct cmd bench_list_def = {
 	.run = cmd_bench_list,
 	.flags = CMD_NEEDS_DB,
 	.summary = "the stored runs, newest first",
+	.tables = "runs",
 };
 
 const struct cmd bench_compare_def = {
@@ -466,4 +468,5 @@ const struct cmd bench_compare_def = {
 	.operands = "RUN RUN",
 	.max_operands = 2,
 	.check = need_runs,
+	.tables = "phases, runs",
 };

@@ -146,7 +146,14 @@ static long default_duration(const struct bucket *b, double load, double credits
 struct timeline {
 	struct out_stream *s;
 	double capacity;
+	/* a workbook: every `stride`-th second kept in memory */
+	long stride, total;
+	double (*rows)[5];
+	size_t n, alloc;
 };
+
+/* Rows a workbook's timeline keeps at most (a chart, not the raw series). */
+#define XLSX_TIMELINE_ROWS 10000
 
 static const char *const timeline_keys[] = {
 	"t_s", "demand", "delivered", "credits", "credits_pct",
@@ -160,7 +167,47 @@ static void sample(long t, double demand, double delivered, double credits,
 	double row[5] = { (double)t, demand, delivered, credits,
 			  credits / tl->capacity * 100.0 };
 
-	out_stream_row(tl->s, row);
+	if (tl->s) {
+		out_stream_row(tl->s, row);
+		return;
+	}
+	if (t != 1 && t % tl->stride && t != tl->total)
+		return;
+	xgrow((void **)&tl->rows, &tl->alloc, tl->n + 1, sizeof(*tl->rows));
+	memcpy(tl->rows[tl->n++], row, sizeof(row));
+}
+
+/* The kept timeline as a workbook sheet with two charts. */
+static void add_timeline(struct out_doc *doc, const struct args *a,
+			 const struct timeline *tl)
+{
+	const char *unit = a->type == VT_GP2 ? "IOPS" : "MiB/s";
+	struct out_table *t = out_list(doc, "timeline", "Timeline");
+	struct out_chart *c;
+	char title[64];
+
+	out_xlsx_only(t);
+	out_col(t, "t_s", "Second", OUT_INT);
+	out_col(t, "demand", "Demand", OUT_NUM1);
+	out_col(t, "delivered", "Delivered", OUT_NUM1);
+	out_col(t, "credits", "Credits", OUT_INT);
+	out_col(t, "credits_pct", "Credits (%)", OUT_NUM1);
+	for (size_t i = 0; i < tl->n; i++) {
+		out_row(t);
+		for (size_t k = 0; k < 5; k++)
+			out_num(t, tl->rows[i][k]);
+	}
+	xsnprintf(title, sizeof(title), "Demand and delivered %s", unit);
+	c = out_chart(t, OUT_CHART_LINE, title, "t_s");
+	out_chart_series(c, "demand");
+	out_chart_series(c, "delivered");
+	out_chart_axes(c, "seconds", unit);
+	c = out_chart(t, OUT_CHART_LINE, "Credits in the bucket", "t_s");
+	out_chart_series(c, "credits");
+	out_chart_axes(c, "seconds", "credits");
+	if (tl->stride > 1)
+		out_note(doc, "workbook timeline: every %ld s of %ld (at most %d rows); --timeline --format csv gives every second",
+			 tl->stride, tl->total, XLSX_TIMELINE_ROWS);
 }
 
 static void add_summary(struct out_doc *doc, const struct args *a,
@@ -268,24 +315,31 @@ static int run(struct cli_ctx *ctx, void *args)
 	}
 	if (a->timeline && a->svg_dir && (rc = add_svg(NULL, a->svg_dir, &b, &p, credits)))
 		goto out;
-	if (a->timeline) {
-		tl.capacity = b.capacity;
-		tl.s = out_stream_begin(stdout, ctx->format, "timeline", timeline_keys,
-					ARRAY_SIZE(timeline_keys));
+	tl.capacity = b.capacity;
+	if (a->timeline && ctx->format != OUT_XLSX) {
+		tl.s = out_stream_begin(cli_out(ctx, ctx->cmd_name, "a timeline"), ctx->format,
+					"timeline", timeline_keys, ARRAY_SIZE(timeline_keys));
 		burst_simulate(&b, &p, credits, sample, &tl, &r);
 		rc = EXIT_OK;
-		if (out_stream_end(tl.s)) {
-			msg_error("cannot write output: %s", strerror(errno));
-			rc = EXIT_RUNTIME;
-		}
+		if (out_stream_end(tl.s))
+			rc = cli_write_error(ctx);
 	} else {
-		burst_simulate(&b, &p, credits, NULL, NULL, &r);
+		int book = ctx->format == OUT_XLSX;
+		double total = (double)burst_profile_seconds(&p) * (double)p.repeat;
+
+		/* a workbook always gets the (sampled) timeline and its charts */
+		tl.total = (long)fmin(total, (double)BURST_MAX_TICKS);
+		tl.stride = (long)fmax(1.0, ceil(total / XLSX_TIMELINE_ROWS));
+		burst_simulate(&b, &p, credits, book ? sample : NULL, &tl, &r);
 		doc = out_doc_new();
 		add_summary(doc, a, &b, &r, &p);
+		if (book)
+			add_timeline(doc, a, &tl);
 		rc = a->svg_dir ? add_svg(doc, a->svg_dir, &b, &p, credits) : EXIT_OK;
 		if (!rc)
 			rc = cli_render(ctx, doc);
 		out_doc_free(doc);
+		free(tl.rows);
 	}
 out:
 	if (a->profile_file)
@@ -308,4 +362,5 @@ const struct cmd cmd_burst_def = {
 		"steady state.",
 	.opts = burst_opts,
 	.check = check,
+	.tables = "(records), result, steady_state, notes",
 };

@@ -705,4 +705,5 @@ const struct cmd cmd_cheapest_def = {
 	.check = check,
 	.epilog = "Exit status: 0 options found, 1 nothing meets the need (the nearest\n"
 		  "feasible option is shown), 2 usage error.",
+	.tables = "options, request, instances, nearest, notes",
 };

@@ -12,6 +12,7 @@
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/msg.h"
+#include "ebsize/price_sheet.h"
 #include "ebsize/report.h"
 #include "ebsize/util.h"
 
@@ -90,6 +91,78 @@ static int check_priced(const struct args *a, const struct price_set *ps)
 	return EXIT_OK;
 }
 
+/*
+ * Workbook: a row's monthly cost, its saving against gp2 of the same size
+ * and that saving as a fraction, as live formulas over the row and the
+ * price list (prices of `region`).
+ */
+static void live_costs(struct out_table *t, const char *region)
+{
+	char *r = out_formula_text(region);
+	char *st = price_sheet_cost(r, "{type}", "storage", "{size_gib}");
+	char *io = price_sheet_cost(r, "{type}", "iops", "{iops}");
+	char *tp = price_sheet_cost(r, "{type}", "throughput", "{throughput_mibps}");
+	char *gp2 = price_sheet_cost(r, "\"gp2\"", "storage", "{gp2_size_gib}");
+	char *f;
+
+	f = xstrfmt("%s+%s+%s", st, io, tp);
+	out_formula(t, "monthly_usd", f);
+	free(f);
+	f = xstrfmt("%s-{monthly_usd}", gp2);
+	out_formula(t, "savings_usd", f);
+	free(f);
+	f = xstrfmt("IF(%s>0,{savings_usd}/%s,0)", gp2, gp2);
+	out_formula(t, "savings_pct", f);
+	free(f);
+	free(r);
+	free(st);
+	free(io);
+	free(tp);
+	free(gp2);
+}
+
+/*
+ * Workbook: monthly cost by gp2 size, one column per type (looked up in
+ * the rows with SUMIFS, so it follows them), and its line chart.
+ * cost[i][type] is NAN where size i has no row of that type.
+ */
+static void cost_chart(struct out_doc *doc, const struct args *a,
+		       double (*cost)[VT_COUNT])
+{
+	struct out_table *t = out_list(doc, "cost_by_size", "Monthly cost by size");
+	struct out_chart *c;
+
+	out_xlsx_only(t);
+	out_col(t, "gp2_size_gib", "gp2 GiB", OUT_INT);
+	for (int ty = 0; ty < VT_COUNT; ty++) {
+		char *f, *name;
+
+		if (!a->want[ty])
+			continue;
+		out_col(t, model_type_name(ty), model_type_name(ty), OUT_USD);
+		name = out_formula_text(model_type_name(ty));
+		f = xstrfmt("SUMIFS({rows!monthly_usd},{rows!gp2_size_gib},{gp2_size_gib},{rows!type},%s)",
+			    name);
+		out_formula(t, model_type_name(ty), f);
+		free(f);
+		free(name);
+	}
+	for (size_t i = 0; i < a->sizes.n; i++) {
+		if (isnan(cost[i][VT_GP2]))
+			continue;
+		out_row(t);
+		out_int(t, a->sizes.v[i]);
+		for (int ty = 0; ty < VT_COUNT; ty++)
+			if (a->want[ty])
+				out_num(t, cost[i][ty]);
+	}
+	c = out_chart(t, OUT_CHART_LINE, "Monthly cost against gp2 size", "gp2_size_gib");
+	for (int ty = 0; ty < VT_COUNT; ty++)
+		if (a->want[ty])
+			out_chart_series(c, model_type_name(ty));
+	out_chart_axes(c, "gp2 size (GiB)", "USD per month");
+}
+
 /* --svg-dir: the rows as a chart file, linked from the Markdown. */
 static int add_svg(struct out_doc *doc, const char *dir, const char *region,
 		   const struct report_compare_row *rows, size_t n)
@@ -108,6 +181,7 @@ static int run(struct cli_ctx *ctx, void *args)
 {
 	struct report_compare_row rows[CLI_MAX_SIZES * VT_COUNT];
 	size_t nrows = 0;
+	double (*pivot)[VT_COUNT] = NULL;
 	const struct args *a = args;
 	struct volume_limits lim[VT_COUNT];
 	struct price_set ps;
@@ -140,6 +214,11 @@ static int run(struct cli_ctx *ctx, void *args)
 	out_col(t, "max_throughput_mibps", "Max MiB/s", OUT_NUM0);
 	out_col(t, "savings_usd", "Saves/month", OUT_USD);
 	out_col(t, "savings_pct", "Saves", OUT_PCT);
+	live_costs(t, ctx->region);
+	pivot = xcalloc(a->sizes.n, sizeof(*pivot));
+	for (size_t i = 0; i < a->sizes.n; i++)
+		for (int ty = 0; ty < VT_COUNT; ty++)
+			pivot[i][ty] = NAN;
 	/* the money keys predate other currencies: amounts are in this one */
 	out_col(t, "currency", "Cur", OUT_TEXT);
 	for (size_t i = 0; i < a->sizes.n; i++) {
@@ -169,14 +248,24 @@ static int run(struct cli_ctx *ctx, void *args)
 			add_row(t, a->sizes.v[i], &cfg, &c, &pf, a->iops, gp2_cost.total,
 				ps.currency);
 			rows[nrows++] = (struct report_compare_row){ a->sizes.v[i], cfg.type, c.total };
+			pivot[i][ty] = c.total;
 		}
 	}
 	out_note(doc, "prices: %s in %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
 		 ctx->region, ps.currency, ps.snapshot_id, ps.source, ps.as_of, a->iops);
+	price_sheet_about(doc, &ps);
 	rc = a->svg_dir ? add_svg(doc, a->svg_dir, ctx->region, rows, nrows) : EXIT_OK;
+	if (!rc && ctx->format == OUT_XLSX) {
+		cost_chart(doc, a, pivot);
+		if (price_sheet_add(doc, ctx->db, &ctx->region, 1, err)) {
+			msg_error("%s", err);
+			rc = EXIT_RUNTIME;
+		}
+	}
 	if (!rc)
 		rc = cli_render(ctx, doc);
 	out_doc_free(doc);
+	free(pivot);
 	return rc;
 }
 
@@ -194,4 +283,5 @@ const struct cmd cmd_compare_def = {
 		"170 GiB -- with its cost and the saving against gp2.",
 	.opts = compare_opts,
 	.check = check,
+	.tables = "rows, notes",
 };

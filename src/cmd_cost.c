@@ -5,12 +5,14 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/model.h"
 #include "ebsize/msg.h"
+#include "ebsize/price_sheet.h"
 #include "ebsize/util.h"
 
 struct cost_args {
@@ -64,6 +66,37 @@ static void describe(const struct vol_config *c, char *buf, size_t n)
 			 c->throughput_mibps);
 }
 
+/*
+ * Workbook: each cost of the monthly_usd record as a live formula over
+ * the configuration (sheet "result") and the price list, so that an
+ * edited size, IOPS, throughput or price recomputes it.
+ */
+static void live_costs(struct out_table *t, const struct vol_config *cfg)
+{
+	static const struct {
+		const char *key, *units;
+	} dims[] = {
+		{ "storage", "{result!size_gib}" },
+		{ "iops", "{result!iops}" },
+		{ "throughput", "{result!throughput_mibps}" },
+		{ "io", "{result!io_per_month}/1000000" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(dims); i++) {
+		char *one, *all;
+
+		if (!strcmp(dims[i].key, "io") && cfg->type != VT_STANDARD)
+			continue;       /* no io_per_month field to refer to */
+		one = price_sheet_cost("{result!region}", "{result!type}", dims[i].key,
+				       dims[i].units);
+		all = xstrfmt("{result!count}*%s", one);
+		out_formula(t, dims[i].key, all);
+		free(one);
+		free(all);
+	}
+	out_formula(t, "total", "{storage}+{iops}+{throughput}+{io}");
+}
+
 static void build(struct out_doc *doc, const char *region,
 		  const struct vol_config *cfg, const struct cost *cost,
 		  const struct perf *pf, const struct price_set *ps)
@@ -101,6 +134,7 @@ static void build(struct out_doc *doc, const char *region,
 	out_kv_num(t, "throughput", "Throughput", OUT_USD, cost->throughput);
 	out_kv_num(t, "io", "I/O requests", OUT_USD, cost->io);
 	out_kv_num(t, "total", "Total", OUT_USD, cost->total);
+	live_costs(t, cfg);
 
 	t = out_record(doc, "performance", "Performance");
 	out_kv_num(t, "baseline_iops", "Baseline IOPS", OUT_INT, pf->baseline_iops);
@@ -119,6 +153,7 @@ static void build(struct out_doc *doc, const char *region,
 	out_kv_int(t, "snapshot", "Snapshot", ps->snapshot_id);
 	out_kv_str(t, "as_of", "As of", ps->as_of);
 	out_kv_str(t, "source", "Source", ps->source);
+	price_sheet_about(doc, ps);
 }
 
 static int run(struct cli_ctx *ctx, void *args)
@@ -150,6 +185,12 @@ static int run(struct cli_ctx *ctx, void *args)
 	model_perf(&a->cfg, &pf);
 	doc = out_doc_new();
 	build(doc, ctx->region, &a->cfg, &cost, &pf, &ps);
+	if (ctx->format == OUT_XLSX &&
+	    price_sheet_add(doc, ctx->db, &ctx->region, 1, err)) {
+		msg_error("%s", err);
+		out_doc_free(doc);
+		return EXIT_RUNTIME;
+	}
 	rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;
@@ -170,4 +211,5 @@ const struct cmd cmd_cost_def = {
 	.opts = cost_opts,
 	.check = check,
 	.epilog = "Exit status: 0 ok, 1 illegal configuration or missing prices, 2 usage.",
+	.tables = "(records), result, monthly_usd, performance, prices",
 };

@@ -23,9 +23,12 @@ static int cmd_db_path(struct cli_ctx *ctx, void *args)
 	if ((rc = db_resolve_path(ctx->db_path_opt, &path, &is_default, err)))
 		return cli_fail(ctx, rc, err);
 	if (ctx->format == OUT_TABLE) {
-		printf("%s\n", path);
+		FILE *f = cli_out(ctx, "db", "a bare path");
+
+		if (f)
+			fprintf(f, "%s\n", path);
 		free(path);
-		return EXIT_OK;
+		return f ? EXIT_OK : EXIT_USAGE;
 	}
 	doc = out_doc_new();
 	t = out_record(doc, NULL, NULL);
@@ -90,6 +93,7 @@ static const struct cmd db_path_def = {
 	.description = "Print the database file ebsize uses: --db, else $EBSIZE_DB, else\n"
 		       "$XDG_DATA_HOME/ebsize/ebsize.db (~/.local/share/ebsize/ebsize.db).\n"
 		       "It is not created.",
+	.tables = "(records), result",
 };
 
 static const struct cmd db_check_def = {
@@ -100,6 +104,7 @@ static const struct cmd db_check_def = {
 	.description = "Create the database if needed, then report its integrity, schema\n"
 		       "version, row counts and the price snapshot in force per region.",
 	.epilog = "Exit status: 0 ok, 1 the integrity check failed.",
+	.tables = "prices_in_force, result, rows",
 };
 
 static const struct cmd *const db_subs[] = { &db_path_def, &db_check_def, NULL };

@@ -213,6 +213,7 @@ static const struct cmd instances_show_def = {
 	.operands = "[TYPE]",
 	.max_operands = 1,
 	.check = show_check,
+	.tables = "instances",
 };
 
 static const struct cmd instances_import_def = {
@@ -227,6 +228,7 @@ static const struct cmd instances_import_def = {
 	.operands = "FILE",
 	.max_operands = 1,
 	.check = import_check,
+	.tables = "(records), result, notes",
 };
 
 static const struct cmd *const instances_subs[] = {

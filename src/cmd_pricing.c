@@ -21,6 +21,7 @@
 #include "ebsize/db_prices.h"
 #include "ebsize/model.h"
 #include "ebsize/msg.h"
+#include "ebsize/price_sheet.h"
 #include "ebsize/pricing.h"
 #include "ebsize/util.h"
 
@@ -57,26 +58,9 @@ struct show_ctx {
 static int add_price(const struct price_row *p, void *arg)
 {
 	struct show_ctx *sc = arg;
-	struct out_table *t = sc->t;
 
-	out_row(t);
-	out_str(t, p->region);
-	out_str(t, p->volume_type);
-	out_str(t, p->dimension);
-	out_num(t, p->price_per_unit);
-	out_str(t, p->currency);
-	out_str(t, p->unit);
-	out_num(t, p->begin_range);
-	if (p->end_range >= 0)
-		out_num(t, p->end_range);
-	else
-		out_null(t);
-	out_str(t, p->usagetype);
-	out_int(t, p->snapshot_id);
-	out_str(t, p->as_of);
-	out_str(t, p->source);
 	sc->n++;
-	return 0;
+	return price_sheet_row(p, sc->t);
 }
 
 static int show(struct cli_ctx *ctx, const char *region, const char *type)
@@ -87,18 +71,7 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type)
 	int rc;
 
 	sc.t = out_list(doc, "prices", NULL);
-	out_col(sc.t, "region", "Region", OUT_TEXT);
-	out_col(sc.t, "volume_type", "Type", OUT_TEXT);
-	out_col(sc.t, "dimension", "Dimension", OUT_TEXT);
-	out_col(sc.t, "price_per_unit", "Price", OUT_EXACT);
-	out_col(sc.t, "currency", "Cur", OUT_TEXT);
-	out_col(sc.t, "unit", "Unit", OUT_TEXT);
-	out_col(sc.t, "begin_range", "From", OUT_INT);
-	out_col(sc.t, "end_range", "To", OUT_INT);
-	out_col(sc.t, "usagetype", "Usage type", OUT_TEXT);
-	out_col(sc.t, "snapshot", "Snap", OUT_INT);
-	out_col(sc.t, "as_of", "As of", OUT_TEXT);
-	out_col(sc.t, "source", "Source", OUT_TEXT);
+	price_sheet_cols(sc.t);
 	if (db_each_price(ctx->db, region, type, add_price, &sc, err)) {
 		msg_error("%s", err);
 		out_doc_free(doc);
@@ -749,6 +722,7 @@ static const struct cmd pricing_show_def = {
 		"(embedded, fetched or imported).",
 	.opts = show_opts,
 	.epilog = PRICE_UNITS_TEXT,
+	.tables = "prices",
 };
 
 static const struct cmd pricing_fetch_def = {
@@ -768,6 +742,7 @@ static const struct cmd pricing_fetch_def = {
 		"Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and\n"
 		"AWS_SESSION_TOKEN, else profile $AWS_PROFILE (default 'default') in\n"
 		"$AWS_SHARED_CREDENTIALS_FILE (default ~/.aws/credentials).",
+	.tables = "(records), result, notes",
 };
 
 static const struct cmd pricing_import_def = {
@@ -784,6 +759,7 @@ static const struct cmd pricing_import_def = {
 	.operands = "FILE...",
 	.max_operands = -1,
 	.check = import_check,
+	.tables = "(records), result, notes",
 };
 
 static const struct cmd pricing_history_def = {
@@ -794,6 +770,7 @@ static const struct cmd pricing_history_def = {
 	.description =
 		"Every price snapshot: source, time, counts, and whether it is in force\n"
 		"(for the global --region only, when given).",
+	.tables = "snapshots",
 };
 
 static const struct cmd pricing_diff_def = {
@@ -807,6 +784,7 @@ static const struct cmd pricing_diff_def = {
 	.operands = "[A [B]]",
 	.max_operands = 2,
 	.check = diff_check,
+	.tables = "changes, result, notes",
 };
 
 static const struct cmd pricing_regions_def = {
@@ -817,6 +795,7 @@ static const struct cmd pricing_regions_def = {
 	.description =
 		"Every region ebsize knows: its currency, which prices it has and which\n"
 		"it lacks, the snapshot in force, its date and source.",
+	.tables = "regions, notes",
 };
 
 static const struct cmd *const pricing_subs[] = {

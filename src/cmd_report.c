@@ -37,9 +37,6 @@ struct args {
 #define A(f) offsetof(struct args, f)
 
 static const struct opt report_opts[] = {
-	{ "output", 'o', OPT_STR, A(dir), "DIR",
-	  "the directory to write (created if missing)",
-	  .missing = "DIR", .flags = OPT_REQUIRED | OPT_DIRNAME },
 	{ "bench", 0, OPT_FLAG, A(bench), NULL,
 	  "IOPS over time and latency percentiles of the published\n"
 	  "benchmark runs, with the modelled timeline overlaid" },
@@ -67,8 +64,11 @@ static int check(struct cli_ctx *ctx, void *args)
 	struct args *a = args;
 	const char *c_ = ctx->cmd_name;
 
-	if (!*a->dir)
-		return msg_usage_error(c_, "-o needs a directory");
+	if (!ctx->output)
+		return msg_usage_error(c_, "missing -o DIR");
+	if (ctx->format != OUT_TABLE)
+		return msg_usage_error(c_, "a report is HTML and SVG: --format does not apply");
+	a->dir = ctx->output;
 	if (a->runs.n)
 		a->bench = 1;
 	if (!a->bench && !a->compare && !a->burst)
@@ -467,13 +467,17 @@ const struct cmd cmd_report_def = {
 	.name = "report",
 	.run = run,
 	.args_size = sizeof(struct args),
-	.flags = CMD_NEEDS_DB,
+	.flags = CMD_NEEDS_DB | CMD_OUTPUT_DIR,
 	.summary = "an HTML report with SVG charts: benchmarks, cost curves, credits",
+	.synopsis = "-o DIR [--bench] [--runs RUN]... [--compare] [--sizes LIST]"
+		    " [--iops N] [--burst] [--load IOPS]",
 	.description =
 		"Write an HTML report with SVG charts to DIR: DIR/index.html (self-contained:\n"
 		"inline SVG and CSS, no scripts, nothing fetched, so it works offline and in\n"
 		"mail) and every chart also as DIR/NAME.svg.  Each chart is followed by the\n"
-		"data behind it.  Without a section option every section is written.",
+		"data behind it.  Without a section option every section is written.\n"
+		"-o DIR (the global output option) names the directory, created if\n"
+		"missing.",
 	.opts = report_opts,
 	.check = check,
 	.epilog = "Exit status: 0 ok, 1 runtime error (nothing written), 2 usage error.",

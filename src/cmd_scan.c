@@ -146,7 +146,7 @@ static int run(struct cli_ctx *ctx, void *args)
 	int rc;
 
 	if (a->queries)
-		return scan_write_queries(a);
+		return scan_write_queries(a, ctx);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.a = a;
@@ -203,4 +203,5 @@ const struct cmd cmd_scan_def = {
 	.max_operands = -1,
 	.check = check,
 	.epilog = "Exit status: 0 ok, 1 unreadable or invalid input, 2 usage.",
+	.tables = "findings, summary, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, notes",
 };

@@ -87,7 +87,7 @@ int scan_load_inputs(struct scan_state *st, char *kinds);
 /* Pass 2: stream the describe-volumes files, then the PVs not covered. */
 int scan_read_volumes(struct scan_state *st, const char *kinds);
 /* --metric-queries: the GetMetricData queries for the in-use volumes. */
-int scan_write_queries(const struct scan_args *a);
+int scan_write_queries(const struct scan_args *a, struct cli_ctx *ctx);
 /* Sort the findings and render them with their totals; an exit code. */
 int scan_report(struct scan_state *st);
 

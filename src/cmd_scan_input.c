@@ -267,11 +267,12 @@ static int collect_id(const struct inv_volume *v, void *arg)
 	return 0;
 }
 
-int scan_write_queries(const struct scan_args *a)
+int scan_write_queries(const struct scan_args *a, struct cli_ctx *ctx)
 {
 	struct id_list l = { 0 };
 	struct scan_input in;
 	char err[EBS_ERRLEN], *json = NULL;
+	FILE *f;
 	int rc = EXIT_RUNTIME;
 
 	if (open_input(&in, a->queries, INV_VOLUMES_CAP))
@@ -286,8 +287,14 @@ int scan_write_queries(const struct scan_args *a)
 		goto out;
 	}
 	json = inventory_metric_queries((const char *const *)l.ids, l.n, a->period_s);
-	if (fputs(json, stdout) < 0 || fputc('\n', stdout) < 0)
+	if (!(f = cli_out(ctx, ctx->cmd_name, "GetMetricData queries"))) {
+		rc = EXIT_USAGE;
 		goto out;
+	}
+	if (fputs(json, f) < 0 || fputc('\n', f) < 0) {
+		cli_write_error(ctx);
+		goto out;
+	}
 	/* GetMetricData takes at most 500 queries per call */
 	if (l.n * IM_COUNT > 500)
 		msg_warn("%zu queries: GetMetricData takes 500 per call; split the array (jq '.[0:500]', '.[500:1000]', ...)",

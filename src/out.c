@@ -1,70 +1,28 @@
 /*
- * out.c - render result documents as table, CSV, JSON or Markdown.
+ * out.c - render result documents as table, CSV, JSON or Markdown, and
+ * hand workbooks to xlsx_export.c.
  *
  * Builds nothing itself: commands fill struct out_doc through out.h.  JSON
  * is written by hand (cJSON stays in the parsers): strings are escaped and
  * invalid UTF-8 is replaced, numbers are written so they read back exactly,
- * non-finite numbers become null.  CSV quotes per RFC 4180 and defuses
- * spreadsheet formulas in text cells.
+ * non-finite numbers become null.  CSV is one table, quoted per RFC 4180,
+ * with spreadsheet formulas in text cells defused.
  */
 #include "ebsize/out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebsize/err.h"
 #include "ebsize/util.h"
-
-enum cell_kind { CELL_NULL, CELL_STR, CELL_NUM, CELL_INT, CELL_BOOL, CELL_NESTED };
-
-struct cell {
-	enum cell_kind kind;
-	double d;
-	long long i;
-	const char *s;             /* text; display text of a nested list */
-	char *owned;               /* s when the cell owns it, else NULL */
-	struct out_table *sub;     /* CELL_NESTED */
-	char ccy[4];               /* money (OUT_USD) currency; "" = USD */
-};
-
-struct column {
-	char *key;
-	char *title;
-	enum out_style style;
-};
-
-struct out_table {
-	char *name;
-	char *title;
-	int is_record;
-	int json_only;
-	int human_only;
-	struct column *cols;
-	size_t ncols, acols;
-	struct cell *cells;        /* nrows * ncols, row-major */
-	size_t ncells, acells;
-	size_t nrows;
-	out_fill_fn fill;          /* rows on demand: cells hold one row */
-	void *fill_arg;
-	size_t filled_row;
-	struct out_table *self;    /* writable alias for cell_at */
-	char ccy[4];               /* currency of its money cells; "" = USD */
-};
-
-struct out_doc {
-	struct out_table **t;
-	size_t n, alloc;
-	char **notes;
-	size_t nnotes, anotes;
-	int notes_key;
-	char **images;             /* alt, path, alt, path, ... */
-	size_t nimages, aimages;
-};
+#include "out_internal.h"
 
 int out_format_parse(const char *s, enum out_format *f)
 {
-	static const char *names[] = { "table", "csv", "json", "md" };
+	static const char *names[] = { "table", "csv", "json", "md", "xlsx" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!strcmp(s, names[i])) {
@@ -80,12 +38,26 @@ struct out_doc *out_doc_new(void)
 	return xcalloc(1, sizeof(struct out_doc));
 }
 
+static void chart_free(struct out_chart *c)
+{
+	free(c->title);
+	free(c->x_key);
+	free(c->x_title);
+	free(c->y_title);
+	for (size_t i = 0; i < c->nseries; i++)
+		free(c->y_keys[i]);
+	free(c);
+}
+
 static void table_free(struct out_table *t)
 {
 	for (size_t i = 0; i < t->ncols; i++) {
 		free(t->cols[i].key);
 		free(t->cols[i].title);
+		free(t->cols[i].formula);
 	}
+	for (size_t i = 0; i < t->ncharts; i++)
+		chart_free(t->charts[i]);
 	for (size_t i = 0; i < t->ncells; i++) {
 		free(t->cells[i].owned);
 		if (t->cells[i].sub)
@@ -108,9 +80,15 @@ void out_doc_free(struct out_doc *doc)
 		free(doc->notes[i]);
 	for (size_t i = 0; i < doc->nimages; i++)
 		free(doc->images[i]);
+	for (size_t i = 0; i < doc->nabout; i++)
+		free(doc->about[i]);
+	for (size_t i = 0; i < doc->nnames; i++)
+		free(doc->names[i]);
+	free(doc->names);
 	free(doc->t);
 	free(doc->notes);
 	free(doc->images);
+	free(doc->about);
 	free(doc);
 }
 
@@ -175,6 +153,127 @@ void out_human_only(struct out_table *t)
 	t->human_only = 1;
 }
 
+void out_xlsx_only(struct out_table *t)
+{
+	t->xlsx_only = 1;
+}
+
+void out_main(struct out_table *t)
+{
+	t->is_main = 1;
+}
+
+void out_about(struct out_doc *doc, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	xgrow((void **)&doc->about, &doc->aabout, doc->nabout + 2,
+	      sizeof(*doc->about));
+	doc->about[doc->nabout++] = xstrdup(key);
+	va_start(ap, fmt);
+	doc->about[doc->nabout++] = xvstrfmt(fmt, ap);
+	va_end(ap);
+}
+
+void out_name(struct out_doc *doc, const char *name, const char *ref)
+{
+	xgrow((void **)&doc->names, &doc->anames, doc->nnames + 2,
+	      sizeof(*doc->names));
+	doc->names[doc->nnames++] = xstrdup(name);
+	doc->names[doc->nnames++] = xstrdup(ref);
+}
+
+size_t out_doc_nnotes(const struct out_doc *doc)
+{
+	return doc->nnotes;
+}
+
+const char *out_doc_note(const struct out_doc *doc, size_t i)
+{
+	return i < doc->nnotes ? doc->notes[i] : NULL;
+}
+
+long out_col_index(const struct out_table *t, const char *key)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i].key, key))
+			return (long)i;
+	return -1;
+}
+
+/* Column key of t, which must have been declared: a slip is a bug. */
+static struct column *declared_col(struct out_table *t, const char *key)
+{
+	long i = out_col_index(t, key);
+
+	if (i < 0) {
+		fprintf(stderr, "BUG: no column '%s' in section '%s'\n", key,
+			t->name ? t->name : "result");
+		abort();
+	}
+	return &t->cols[i];
+}
+
+void out_formula(struct out_table *t, const char *key, const char *tmpl)
+{
+	struct column *c = declared_col(t, key);
+
+	free(c->formula);
+	c->formula = xstrdup(tmpl);
+}
+
+char *out_formula_text(const char *s)
+{
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
+
+	sbuf_addstr(&sb, "\"");
+	for (; *s; s++) {
+		if (*s == '"')
+			sbuf_addstr(&sb, "\"");
+		sbuf_add(&sb, s, 1);
+	}
+	sbuf_addstr(&sb, "\"");
+	return sbuf_detach(&sb, NULL);
+}
+
+struct out_chart *out_chart(struct out_table *t, enum out_chart_kind kind,
+			    const char *title, const char *x_key)
+{
+	struct out_chart *c;
+
+	declared_col(t, x_key);
+	if (t->ncharts == OUT_MAX_CHARTS) {
+		fprintf(stderr, "BUG: more than %d charts on one section\n",
+			OUT_MAX_CHARTS);
+		abort();
+	}
+	c = xcalloc(1, sizeof(*c));
+	c->kind = kind;
+	c->title = xstrdup(title);
+	c->x_key = xstrdup(x_key);
+	t->charts[t->ncharts++] = c;
+	return c;
+}
+
+void out_chart_series(struct out_chart *c, const char *y_key)
+{
+	if (c->nseries == OUT_MAX_SERIES) {
+		fprintf(stderr, "BUG: more than %d series in one chart\n",
+			OUT_MAX_SERIES);
+		abort();
+	}
+	c->y_keys[c->nseries++] = xstrdup(y_key);
+}
+
+void out_chart_axes(struct out_chart *c, const char *x_title,
+		    const char *y_title)
+{
+	free(c->x_title);
+	free(c->y_title);
+	c->x_title = x_title ? xstrdup(x_title) : NULL;
+	c->y_title = y_title ? xstrdup(y_title) : NULL;
+}
+
 void out_col(struct out_table *t, const char *key, const char *title,
 	     enum out_style style)
 {
@@ -182,6 +281,7 @@ void out_col(struct out_table *t, const char *key, const char *title,
 	t->cols[t->ncols].key = xstrdup(key);
 	t->cols[t->ncols].title = xstrdup(title ? title : key);
 	t->cols[t->ncols].style = style;
+	t->cols[t->ncols].formula = NULL;
 	t->ncols++;
 }
 
@@ -340,8 +440,8 @@ static void fill_row(struct out_table *t, size_t row)
 	t->filled_row = row;
 }
 
-static const struct cell *cell_at(const struct out_table *t, size_t row,
-				  size_t col)
+const struct cell *out_cell_at(const struct out_table *t, size_t row,
+			       size_t col)
 {
 	static const struct cell empty;
 	size_t idx = row * t->ncols + col;
@@ -486,9 +586,8 @@ void out_fmt_money(char *buf, size_t n, double v, const char *code)
 	xsnprintf(buf, n, "%s %s%s", code, v < 0 && a >= 0.005 ? "-" : "", num);
 }
 
-/* Human display text of a cell. */
-static void display(const struct cell *c, enum out_style st, char *buf,
-		    size_t n)
+void out_cell_display(const struct cell *c, enum out_style st, char *buf,
+		      size_t n)
 {
 	double v = 0;
 	int dec;
@@ -573,8 +672,7 @@ static size_t text_width(const char *s)
 
 /* ------------------------------------------------------------ JSON */
 
-/* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s)
+size_t out_utf8_seq(const unsigned char *s)
 {
 	size_t n;
 	unsigned cp;
@@ -641,7 +739,7 @@ static void json_string(FILE *f, const char *s)
 		} else if (*p < 0x20 || *p == 0x7F) {
 			snprintf(u, sizeof(u), "\\u%04x", *p++);
 			jputs(f, u);
-		} else if ((n = utf8_seq(p)) != 0) {
+		} else if ((n = out_utf8_seq(p)) != 0) {
 			while (n--)
 				putc_unlocked(*p++, f);
 		} else {
@@ -781,7 +879,7 @@ static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
 			json_string(f, parts[np - 1]);
 			putc_unlocked(':', f);
 		}
-		json_cell(f, cell_at(t, row, c));
+		json_cell(f, out_cell_at(t, row, c));
 		prev = parts;
 		nprev = np;
 	}
@@ -817,7 +915,7 @@ static void render_json(const struct out_doc *doc, FILE *f)
 		const struct out_table *t = doc->t[i];
 		struct json_keys k;
 
-		if (t->human_only)
+		if (t->human_only || t->xlsx_only)
 			continue;
 		json_keys_init(&k, t);
 		if (t->is_record && !t->name) {
@@ -892,50 +990,187 @@ static void csv_field(FILE *f, const char *s, int is_text)
 	putc_unlocked('"', f);
 }
 
-static void render_csv(const struct out_doc *doc, FILE *f)
+static int csv_visible(const struct out_table *t)
 {
-	int blocks = 0;
+	return !t->human_only && !t->xlsx_only;
+}
+
+static const char *section_name(const struct out_table *t)
+{
+	return t->name ? t->name : "result";
+}
+
+/* What --format csv writes: one section, the notes, or all records. */
+struct csv_pick {
+	const struct out_table *t;   /* NULL: notes or all records */
+	int notes;
+};
+
+/* The table CSV writes by default (struct csv_pick all zero: records). */
+static struct csv_pick csv_main(const struct out_doc *doc)
+{
+	struct csv_pick p = { NULL, 0 };
+
+	for (size_t i = 0; i < doc->n && !p.t; i++)
+		if (csv_visible(doc->t[i]) && doc->t[i]->is_main)
+			p.t = doc->t[i];
+	for (size_t i = 0; i < doc->n && !p.t; i++)
+		if (csv_visible(doc->t[i]) && !doc->t[i]->is_record)
+			p.t = doc->t[i];
+	return p;
+}
+
+static int has_notes(const struct out_doc *doc)
+{
+	return doc->nnotes || doc->notes_key;
+}
+
+/* The table called name; -1 when there is none. */
+static int csv_find(const struct out_doc *doc, const char *name,
+		    struct csv_pick *p)
+{
+	p->t = NULL;
+	p->notes = 0;
+	for (size_t i = 0; i < doc->n; i++)
+		if (csv_visible(doc->t[i]) && !strcmp(section_name(doc->t[i]), name)) {
+			p->t = doc->t[i];
+			return 0;
+		}
+	if (has_notes(doc) && !strcmp(name, "notes")) {
+		p->notes = 1;
+		return 0;
+	}
+	return -1;
+}
+
+void out_table_names(const struct out_doc *doc, char *buf, size_t n)
+{
+	const char *names[64];
+	size_t k = 0, o = 0;
+
+	for (size_t i = 0; i < doc->n && k + 1 < ARRAY_SIZE(names); i++) {
+		const char *name = section_name(doc->t[i]);
+		int dup = 0;
+
+		if (!csv_visible(doc->t[i]))
+			continue;
+		for (size_t j = 0; j < k; j++)
+			dup |= !strcmp(names[j], name);
+		if (!dup)
+			names[k++] = name;
+	}
+	if (has_notes(doc))
+		names[k++] = "notes";
+	buf[0] = '\0';
+	for (size_t i = 0; i < k && o < n; i++) {
+		xsnprintf(buf + o, n - o, "%s%s", !i ? "" : i + 1 == k ? " or " : ", ",
+			  names[i]);
+		o = strlen(buf);
+	}
+}
+
+static void csv_cell(FILE *f, const struct cell *cl)
+{
 	char buf[64];
 
-	for (size_t i = 0; i < doc->n; i++) {
-		const struct out_table *t = doc->t[i];
+	if (cl->kind == CELL_STR || cl->kind == CELL_NESTED) {
+		csv_field(f, cl->s, 1);
+	} else {
+		machine(cl, buf, sizeof(buf));
+		jputs(f, buf);
+	}
+}
 
-		if (t->human_only || !t->ncols)
-			continue;
-		if (blocks++)
-			jputs(f, "\r\n");
+static void csv_list(FILE *f, const struct out_table *t)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			putc_unlocked(',', f);
+		csv_field(f, t->cols[c].key, 1);
+	}
+	if (t->ncols)
+		jputs(f, "\r\n");
+	for (size_t r = 0; r < t->nrows && t->ncols; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			if (c)
 				putc_unlocked(',', f);
-			csv_field(f, t->cols[c].key, 1);
+			csv_cell(f, out_cell_at(t, r, c));
 		}
 		jputs(f, "\r\n");
-		for (size_t r = 0; r < t->nrows; r++) {
-			for (size_t c = 0; c < t->ncols; c++) {
-				const struct cell *cl = cell_at(t, r, c);
+	}
+}
 
-				if (c)
+/*
+ * Records as one row.  only NULL: every record, keys as JSON paths
+ * ("monthly_usd.total"); else that record alone (the root record: all
+ * root records), keys as they are.
+ */
+static void csv_records(FILE *f, const struct out_doc *doc,
+			const struct out_table *only)
+{
+	int first = 1;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < doc->n; i++) {
+			const struct out_table *t = doc->t[i];
+
+			if (!csv_visible(t) || !t->is_record)
+				continue;
+			if (only && t != only && (only->name || t->name))
+				continue;
+			for (size_t c = 0; c < t->ncols; c++) {
+				if (!first)
 					putc_unlocked(',', f);
-				if (cl->kind == CELL_STR || cl->kind == CELL_NESTED) {
-					csv_field(f, cl->s, 1);
+				first = 0;
+				if (pass == 1) {
+					csv_cell(f, out_cell_at(t, 0, c));
+				} else if (t->name && !only) {
+					char *key = xstrfmt("%s.%s", t->name, t->cols[c].key);
+
+					csv_field(f, key, 1);
+					free(key);
 				} else {
-					machine(cl, buf, sizeof(buf));
-					jputs(f, buf);
+					csv_field(f, t->cols[c].key, 1);
 				}
 			}
+		}
+		if (!first)
 			jputs(f, "\r\n");
-		}
+		first = 1;
 	}
-	if (doc->nnotes) {
-		/* notes carry explanations (why nothing qualified): keep them */
-		if (blocks)
-			fputs("\r\n", f);
-		fputs("note\r\n", f);
-		for (size_t i = 0; i < doc->nnotes; i++) {
-			csv_field(f, doc->notes[i], 1);
-			fputs("\r\n", f);
-		}
+}
+
+static void csv_notes(FILE *f, const struct out_doc *doc)
+{
+	jputs(f, "note\r\n");
+	for (size_t i = 0; i < doc->nnotes; i++) {
+		csv_field(f, doc->notes[i], 1);
+		jputs(f, "\r\n");
 	}
+}
+
+/* One table of doc as CSV; EBS_ERR_USAGE when `table` names none. */
+static int render_csv(const struct out_doc *doc, const char *table, FILE *f,
+		      char *err)
+{
+	struct csv_pick p;
+
+	if (!table) {
+		p = csv_main(doc);
+	} else if (csv_find(doc, table, &p)) {
+		char names[512];
+
+		out_table_names(doc, names, sizeof(names));
+		return ebs_fail(err, EBS_ERR_USAGE, "unknown table '%s' (use %s)",
+				table, names);
+	}
+	if (p.notes)
+		csv_notes(f, doc);
+	else if (!p.t || p.t->is_record)
+		csv_records(f, doc, p.t);
+	else
+		csv_list(f, p.t);
+	return EBS_OK;
 }
 
 /* ------------------------------------------------------------ table, md */
@@ -970,12 +1205,12 @@ static void render_record(const struct out_table *t, FILE *f, int md)
 		fputs("| field | value |\n|---|---|\n", f);
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
-		const struct cell *cl = cell_at(t, 0, c);
+		const struct cell *cl = out_cell_at(t, 0, c);
 
 		if (cl->kind == CELL_STR && strlen(cl->s) >= sizeof(buf))
 			xsnprintf(buf, sizeof(buf), "%s", cl->s);
 		else
-			display(cl, t->cols[c].style, buf, sizeof(buf));
+			out_cell_display(cl, t->cols[c].style, buf, sizeof(buf));
 		if (md) {
 			fputs("| ", f);
 			md_cell(f, t->cols[c].title);
@@ -999,7 +1234,7 @@ static void render_list(const struct out_table *t, FILE *f, int md)
 		w[c] = text_width(t->cols[c].title);
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
-			display(cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
+			out_cell_display(out_cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
 			if (text_width(buf) > w[c])
 				w[c] = text_width(buf);
 		}
@@ -1035,7 +1270,7 @@ static void render_list(const struct out_table *t, FILE *f, int md)
 			int right = is_numeric_style(t->cols[c].style);
 			size_t gap;
 
-			display(cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
+			out_cell_display(out_cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
 			gap = w[c] - text_width(buf);
 			fputs(md ? "| " : (c ? "  " : ""), f);
 			if (right && !md)
@@ -1082,7 +1317,7 @@ static void render_human(const struct out_doc *doc, FILE *f, int md)
 	for (size_t i = 0; i < doc->n; i++) {
 		const struct out_table *t = doc->t[i];
 
-		if (t->json_only || !t->ncols)
+		if (t->json_only || t->xlsx_only || !t->ncols)
 			continue;
 		if (blocks++)
 			fputc('\n', f);
@@ -1180,13 +1415,27 @@ int out_stream_end(struct out_stream *s)
 	return rc;
 }
 
+int out_render_to(const struct out_doc *doc, const struct out_target *to,
+		  char *err)
+{
+	int rc = EBS_OK;
+
+	switch (to->format) {
+	case OUT_XLSX: return xlsx_export(doc, to, err);
+	case OUT_JSON: render_json(doc, to->f); break;
+	case OUT_CSV: rc = render_csv(doc, to->table, to->f, err); break;
+	case OUT_MD: render_human(doc, to->f, 1); break;
+	case OUT_TABLE: render_human(doc, to->f, 0); break;
+	}
+	if (!rc && ferror(to->f))
+		rc = ebs_fail(err, EBS_ERR_IO, "%s", strerror(errno ? errno : EIO));
+	return rc;
+}
+
 int out_render(const struct out_doc *doc, enum out_format fmt, FILE *f)
 {
-	switch (fmt) {
-	case OUT_JSON: render_json(doc, f); break;
-	case OUT_CSV: render_csv(doc, f); break;
-	case OUT_MD: render_human(doc, f, 1); break;
-	case OUT_TABLE: render_human(doc, f, 0); break;
-	}
-	return ferror(f) ? -1 : 0;
+	struct out_target to = { .format = fmt, .f = f };
+	char err[EBS_ERRLEN];
+
+	return out_render_to(doc, &to, err) ? -1 : 0;
 }

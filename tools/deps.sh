@@ -3,10 +3,12 @@
 # only those missing.  Run as root (or with sudo available).
 set -e
 # chromium and python3-pil: the report tests render the page and read the
-# screenshot (tests/e2e/t6010-report-browser.sh)
+# screenshot (tests/e2e/t6010-report-browser.sh); libreoffice-calc-nogui and
+# python3-openpyxl: the workbook tests open ebsize's xlsx in a real
+# spreadsheet application (t50xx)
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
 libxlsxwriter-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
-zsh fish chromium python3-pil"
+zsh fish chromium python3-pil libreoffice-calc-nogui python3-openpyxl"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -39,10 +39,17 @@ struct cli_ctx {
 	const char **operands;     /* non-option arguments, in order */
 	size_t noperands;
 	struct db *db;             /* opened for commands with CMD_NEEDS_DB */
+	const char *output;        /* -o FILE, or NULL: standard output */
+	const char *table;         /* --table NAME (csv), or NULL */
+	struct outfile *outfile;   /* -o: the file being written */
+	int out_used;              /* the result went to the output */
+	char *command_line;        /* for the workbook's About sheet */
 };
 
 #define CMD_NEEDS_DB 0x1u      /* open (create) the database before run */
 #define CMD_HIDDEN   0x2u      /* not listed in help or completion */
+#define CMD_OUTPUT_DIR 0x4u    /* -o names a directory the command writes
+				  itself (report), not a file for its result */
 
 struct cmd {
 	const char *name;
@@ -63,6 +70,9 @@ struct cmd {
 	int (*check)(struct cli_ctx *ctx, void *args);
 	const char *epilog;        /* after the options: exit status, notes */
 	const struct cmd *const *subs;   /* subcommands, NULL-terminated */
+	/* the tables of its result (--table, sheets), the default first;
+	 * "(records)" for one row of every field */
+	const char *tables;
 };
 
 /* Run ebsize with argv; returns the process exit code. */
@@ -79,8 +89,22 @@ int cli_given(const struct cli_ctx *ctx, const char *name);
 /* Open the database for ctx on demand; prints the error itself. 0 or 1. */
 int cli_open_db(struct cli_ctx *ctx);
 
-/* Render doc to stdout in ctx's format; returns an exit code. */
+/*
+ * Render doc in ctx's format to the output (standard output or -o FILE);
+ * returns an exit code.  CSV writes one table (--table), and its notes go
+ * to stderr; xlsx writes the workbook to the -o file.
+ */
 int cli_render(struct cli_ctx *ctx, const struct out_doc *doc);
+
+/*
+ * The stream for a result that is not a document (the burst timeline,
+ * YAML manifests, a path): standard output or the -o file.  With
+ * --format xlsx there is none: prints a usage error naming `what` for
+ * cmd and returns NULL (the caller returns EXIT_USAGE).
+ */
+FILE *cli_out(struct cli_ctx *ctx, const char *cmd, const char *what);
+/* Report a failed write of the result (errno says why); EXIT_RUNTIME. */
+int cli_write_error(struct cli_ctx *ctx);
 
 /*
  * The one exit path for a failed library call: print err (an EBS_ERR_*

@@ -1,20 +1,27 @@
 /*
  * out.h - the one output layer.  A command builds its result once, as
- * sections of rows and columns, and out_render() writes it as an aligned
- * table, CSV, JSON or Markdown.  Commands never printf results themselves.
+ * sections of rows and columns, and out_render_to() writes it as an
+ * aligned table, CSV, JSON, Markdown or an xlsx workbook.  Commands never printf
+ * results themselves.
  *
  * A document holds sections.  A record is one row of named fields; a list
  * is rows under fixed columns.  Column keys are JSON member names; a dotted
  * key ("monthly_usd.total") nests, and keys sharing a prefix must be
  * adjacent.  A record with a NULL name puts its fields at the JSON root.
  * Money keeps full precision in CSV and JSON; only display rounds.
+ *
+ * CSV is one table: the main one (out_main, else the first list, else all
+ * records as one row) or the one out_target.table names.  A workbook has
+ * one sheet per section, named as the section (the root record is
+ * "result"), plus "notes" and "About"; cells are typed, and columns may be
+ * live formulas (out_formula) and carry charts (out_chart).
  */
 #ifndef EBSIZE_OUT_H
 #define EBSIZE_OUT_H
 
 #include <stdio.h>
 
-enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON, OUT_MD };
+enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON, OUT_MD, OUT_XLSX };
 
 /* Column display styles. */
 enum out_style {
@@ -35,7 +42,7 @@ enum out_style {
 struct out_doc;
 struct out_table;
 
-/* Parse "table|csv|json|md"; 0 on success, -1 otherwise. */
+/* Parse "table|csv|json|md|xlsx"; 0 on success, -1 otherwise. */
 int out_format_parse(const char *s, enum out_format *f);
 
 struct out_doc *out_doc_new(void);
@@ -102,9 +109,82 @@ void out_md_image(struct out_doc *doc, const char *alt, const char *path);
 void out_json_only(struct out_table *t);
 /* Show a section only in the human formats (table, Markdown). */
 void out_human_only(struct out_table *t);
+/* Show a section only in workbooks (a price list, chart data). */
+void out_xlsx_only(struct out_table *t);
+/* Make t the table CSV writes when no --table is given. */
+void out_main(struct out_table *t);
 
-/* Write doc to f.  Returns 0, or -1 on a write error (errno set). */
+/*
+ * Live formulas (xlsx only; other formats show the values).  The cells of
+ * column `key` of t (declared before) are written as the formula tmpl,
+ * with each cell's value as the cached result, so that a viewer which does
+ * not recalculate shows ebsize's figure.  A null cell stays blank and a
+ * text cell stays text.  tmpl is an Excel formula without the '=';
+ * references go between braces:
+ *   {col}           column col of the same row (a record: the field col)
+ *   {section!col}   in another section: a record's field (one cell), or a
+ *                   list's whole column (all its rows, for SUMPRODUCT,
+ *                   SUMIFS...); the root record is "result"
+ * Percentages (OUT_PCT) are fractions in a workbook (0.2 shown as 20.0 %):
+ * a formula for one must yield the fraction.  Text put into a formula
+ * goes through out_formula_text.
+ */
+void out_formula(struct out_table *t, const char *key, const char *tmpl);
+/* s as an Excel string literal ("a""b"); heap string, caller frees. */
+char *out_formula_text(const char *s);
+/*
+ * A workbook-wide defined name for formulas: name (a valid Excel name,
+ * not like a cell such as "AB12") stands for ref, a template of
+ * {section!col} references ("{price_list!price_per_unit}": that whole
+ * column).  Templates may then use the bare name.
+ */
+void out_name(struct out_doc *doc, const char *name, const char *ref);
+
+/* Native charts (xlsx only) over the rows of a list. */
+enum out_chart_kind {
+	OUT_CHART_LINE,      /* numeric x (size, seconds): lines through points */
+	OUT_CHART_COLUMN     /* text x (category): one column per row */
+};
+struct out_chart;
+/* A chart of t placed beside it; x_key names the x column. */
+struct out_chart *out_chart(struct out_table *t, enum out_chart_kind kind,
+			    const char *title, const char *x_key);
+/* One series: the values of column y_key, named by its title. */
+void out_chart_series(struct out_chart *c, const char *y_key);
+/* Axis titles (NULL: none). */
+void out_chart_axes(struct out_chart *c, const char *x_title,
+		    const char *y_title);
+
+/* A line of a workbook's About sheet (price snapshot, vintage, ...). */
+void out_about(struct out_doc *doc, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The notes of doc, for a caller that shows them elsewhere (CSV). */
+size_t out_doc_nnotes(const struct out_doc *doc);
+const char *out_doc_note(const struct out_doc *doc, size_t i);
+
+/* Where and how out_render_to writes a document. */
+struct out_target {
+	enum out_format format;
+	FILE *f;                   /* text formats */
+	const char *path;          /* xlsx: the file to write (truncated) */
+	const char *table;         /* csv: the table to write; NULL: the main */
+	const char *command_line;  /* xlsx About sheet; may be NULL */
+	const char *version;       /* xlsx About sheet; may be NULL */
+	const char *generated_at;  /* xlsx About sheet; NULL: now, UTC */
+};
+
+/*
+ * Render doc to `to`.  Returns EBS_OK; EBS_ERR_USAGE when to->table names
+ * no table of doc (err lists the names); EBS_ERR_IO on a write error (err
+ * says why, without the file's name; errno set for text formats).
+ */
+int out_render_to(const struct out_doc *doc, const struct out_target *to,
+		  char *err);
+/* out_render_to for a text format on f.  0, or -1 on a write error. */
 int out_render(const struct out_doc *doc, enum out_format fmt, FILE *f);
+/* "a, b or c": the tables --table accepts for doc, into buf. */
+void out_table_names(const struct out_doc *doc, char *buf, size_t n);
 
 /*
  * Streaming for long numeric series (the burst timeline): rows go straight

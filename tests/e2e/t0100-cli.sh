@@ -42,7 +42,7 @@ expect_rc 2 "help for an unknown command exits 2"
 
 run_raw --format yaml cost
 expect_rc 2 "unknown format exits 2"
-expect_err "error: unknown format 'yaml' (use table, csv, json or md)
+expect_err "error: unknown format 'yaml' (use table, csv, json, md or xlsx)
 hint: see 'ebsize help'" "unknown format message"
 
 run_raw --db

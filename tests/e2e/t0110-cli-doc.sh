@@ -35,7 +35,7 @@ got=$(complete_words ebsize ch)
 [ "$got" = "cheapest " ] && ok "bash: ebsize ch<TAB> is cheapest" ||
 	fail "bash: ebsize ch<TAB> is cheapest" "got: $got"
 got=$(complete_words ebsize --format "")
-[ "$got" = "csv json md table " ] && ok "bash: --format <TAB> lists the formats" ||
+[ "$got" = "csv json md table xlsx " ] && ok "bash: --format <TAB> lists the formats" ||
 	fail "bash: --format <TAB> lists the formats" "got: $got"
 got=$(complete_words ebsize --db x.db pricing "")
 [ "$got" = "diff fetch history import regions show " ] && ok "bash: pricing <TAB> lists its subcommands after a global with a value" ||
@@ -66,7 +66,7 @@ if command -v fish >/dev/null; then
 		ok "fish: ebsize pricing <TAB> offers fetch" ||
 		fail "fish: ebsize pricing <TAB> offers fetch" "$(head -3 "$T/fish.out")"
 	fish -c "source $T/ebsize.fish; complete -C 'ebsize --format '" >"$T/fish.out" 2>&1
-	[ "$(cut -f1 "$T/fish.out" | sort | tr '\n' ' ')" = "csv json md table " ] &&
+	[ "$(cut -f1 "$T/fish.out" | sort | tr '\n' ' ')" = "csv json md table xlsx " ] &&
 		ok "fish: --format <TAB> lists the formats" ||
 		fail "fish: --format <TAB> lists the formats" "$(head -3 "$T/fish.out")"
 else

@@ -107,4 +107,8 @@ expect_rc 0 "29 February 2024 is a date"
 # CSV: placeholders stay plain, notes are kept
 run --format csv cheapest --iops 100 --types io1
 grep -q "'-" "$T/out" && fail "csv placeholders are not defused into '-" || ok "csv placeholders are not defused into '-"
-expect_out_has "note" "csv keeps the notes block"
+run --format csv cheapest --iops 100 --top 1
+expect_err_has "note: 3 more options; --top 4 shows all" "csv: the notes go to stderr"
+run --format csv --table notes cheapest --iops 100 --top 1
+expect_out_has "note" "csv --table notes: the notes as a table"
+expect_out_has "3 more options; --top 4 shows all" "csv --table notes: the note"

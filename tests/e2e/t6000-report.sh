@@ -21,7 +21,10 @@ expect_out_has "report      an HTML report with SVG charts" "report in the comma
 usage_error "no -o" "missing -o DIR" report
 usage_error "a stray argument" "unexpected argument 'x'" report -o "$R" x
 usage_error "unknown option" "unknown option '--nope'" report -o "$R" --nope
-usage_error "-o without a value" "option '-o' needs a value" report -o
+run report -o
+expect_rc 2 "-o without a value"
+expect_err "error: option '-o' needs a value
+hint: see 'ebsize help'" "-o without a value: the global option's message"
 usage_error "--iops needs --compare" "--iops goes with --compare" report -o "$R" --burst --iops 5
 usage_error "--load needs --burst" "--load goes with --burst" report -o "$R" --compare --load 5
 usage_error "--sizes needs a curve" "--sizes goes with --compare or --burst" report -o "$R" --bench --sizes 100

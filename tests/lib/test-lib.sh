@@ -3,11 +3,12 @@
 # A test script sources this file, then calls `run ARGS...` to run ebsize
 # with its own temporary database, and `expect_*` to check the outcome.
 # Each expect_* prints "ok N - DESC" or "not ok N - DESC" with details.
-# Everything happens in $T, a fresh temporary directory removed at exit.
+# Everything happens in $T, a fresh temporary directory removed at exit
+# (KEEP=1 keeps it, to look at after a failure).
 
 set -u
 T=$(mktemp -d "${TMPDIR:-/tmp}/ebsize-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 export HOME="$T/home" XDG_DATA_HOME="$T/xdg"
 mkdir -p "$HOME"
 unset EBSIZE_DB AWS_REGION AWS_DEFAULT_REGION AWS_PROFILE \

@@ -1,10 +1,16 @@
-/* test_out.c - the output layer renders one document four ways. */
+/* test_out.c - the output layer renders one document four ways; CSV is
+ * one table; -o files appear whole or not at all. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "test.h"
+#include "ebsize/err.h"
 #include "ebsize/out.h"
+#include "ebsize/outfile.h"
 
 static char *render(const struct out_doc *doc, enum out_format f)
 {
@@ -87,9 +93,144 @@ static void test_usd(void)
 	CHECK(!strcmp(b, "$0.00"), "usd display of tiny negative: %s", b);
 }
 
+/* Render doc as CSV with --table `table`; *rc gets out_render_to's code. */
+static char *render_csv(const struct out_doc *doc, const char *table, int *rc,
+			char *err)
+{
+	struct out_target to = { .format = OUT_CSV, .table = table };
+	char *buf = NULL;
+	size_t len = 0;
+
+	to.f = open_memstream(&buf, &len);
+	*rc = out_render_to(doc, &to, err);
+	fclose(to.f);
+	return buf;
+}
+
+/* A document like cost's: records only, then one with a list too. */
+static void test_csv_one_table(void)
+{
+	struct out_doc *doc = out_doc_new();
+	struct out_table *t = out_record(doc, NULL, "x");
+	char err[EBS_ERRLEN], names[256], *s;
+	int rc;
+
+	out_kv_str(t, "type", "Type", "gp3");
+	t = out_record(doc, "monthly_usd", "Money");
+	out_kv_num(t, "total", "Total", OUT_USD, 8);
+	out_formula(t, "total", "{result!size}*2");       /* ignored by CSV */
+	t = out_list(doc, "wb", NULL);
+	out_xlsx_only(t);
+	out_col(t, "hidden", "Hidden", OUT_TEXT);
+	out_note(doc, "a note");
+	s = render_csv(doc, NULL, &rc, err);
+	CHECK(rc == 0 && !strcmp(s, "type,monthly_usd.total\r\ngp3,8\r\n"),
+	      "csv of records: one row, keys as JSON paths: %s", s);
+	free(s);
+	s = render_csv(doc, "monthly_usd", &rc, err);
+	CHECK(rc == 0 && !strcmp(s, "total\r\n8\r\n"), "csv --table monthly_usd: %s", s);
+	free(s);
+	s = render_csv(doc, "notes", &rc, err);
+	CHECK(rc == 0 && !strcmp(s, "note\r\na note\r\n"), "csv --table notes: %s", s);
+	free(s);
+	s = render_csv(doc, "wb", &rc, err);
+	CHECK(rc == EBS_ERR_USAGE &&
+	      !strcmp(err, "unknown table 'wb' (use result, monthly_usd or notes)"),
+	      "csv: workbook-only sections are not tables: %s", err);
+	free(s);
+	out_table_names(doc, names, sizeof(names));
+	CHECK(!strcmp(names, "result, monthly_usd or notes"), "table names: %s", names);
+
+	t = out_list(doc, "rows", NULL);
+	out_col(t, "n", "N", OUT_INT);
+	out_row(t);
+	out_int(t, 1);
+	t = out_list(doc, "more", NULL);
+	out_col(t, "m", "M", OUT_INT);
+	s = render_csv(doc, NULL, &rc, err);
+	CHECK(rc == 0 && !strcmp(s, "n\r\n1\r\n"), "csv: the first list by default: %s", s);
+	free(s);
+	out_main(t);
+	s = render_csv(doc, NULL, &rc, err);
+	CHECK(rc == 0 && !strcmp(s, "m\r\n"), "csv: out_main picks the default: %s", s);
+	free(s);
+	s = out_formula_text("say \"hi\"");
+	CHECK(!strcmp(s, "\"say \"\"hi\"\"\""), "formula text doubles quotes: %s", s);
+	free(s);
+	out_doc_free(doc);
+}
+
+static char *slurp(const char *path)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strdup(buf);
+}
+
+/* How many entries does dir hold (the temporary file included)? */
+static int entries(const char *dir)
+{
+	char cmd[128];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
+	p = popen(cmd, "r");
+	if (p && fscanf(p, "%d", &n) != 1)
+		n = -1;
+	if (p)
+		pclose(p);
+	return n;
+}
+
+static void test_outfile(void)
+{
+	char dir[] = "/tmp/ebsize-outfile.XXXXXX", path[96], err[EBS_ERRLEN], *s;
+	struct outfile *of;
+	struct stat st;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/r.txt", dir);
+	CHECK(!outfile_open(path, 0, &of, err), "outfile_open: %s", err);
+	fputs("new\n", outfile_stream(of));
+	CHECK(access(path, F_OK) && entries(dir) == 1,
+	      "before commit: only the temporary file (%s)", outfile_tmp_path(of));
+	CHECK(!outfile_commit(of, err), "commit: %s", err);
+	s = slurp(path);
+	CHECK(s && !strcmp(s, "new\n") && entries(dir) == 1, "after commit: the file, alone");
+	free(s);
+	chmod(path, 0600);
+	CHECK(!outfile_open(path, 0, &of, err), "outfile_open over a file");
+	fputs("half", outfile_stream(of));
+	outfile_abort(of);
+	s = slurp(path);
+	CHECK(s && !strcmp(s, "new\n") && entries(dir) == 1, "abort: the old file untouched, nothing else");
+	free(s);
+	CHECK(!outfile_open(path, 0, &of, err) && !outfile_commit(of, err) &&
+	      !stat(path, &st) && (st.st_mode & 0777) == 0600, "commit keeps the old mode");
+	CHECK(outfile_open(dir, 0, &of, err) == EBS_ERR_IO && strstr(err, "Is a directory"),
+	      "a directory is refused: %s", err);
+	CHECK(outfile_open("/dev/null", OUTFILE_REGULAR, &of, err) == EBS_ERR_IO,
+	      "OUTFILE_REGULAR refuses a device: %s", err);
+	CHECK(!outfile_open("/dev/null", 0, &of, err) && !outfile_commit(of, err),
+	      "a device is written in place");
+	unlink(path);
+	rmdir(dir);
+}
+
 void test_out(void)
 {
 	test_json_nesting();
 	test_csv_and_table();
+	test_csv_one_table();
 	test_usd();
+	test_outfile();
 }
