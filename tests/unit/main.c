@@ -69,6 +69,7 @@ int main(void)
 	test_pricing();
 	test_bench();
 	test_scan();
+	test_billing();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

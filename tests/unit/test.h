@@ -36,5 +36,6 @@ void test_util(void);
 void test_solver(void);
 void test_burst(void);
 void test_scan(void);
+void test_billing(void);
 
 #endif
