@@ -108,9 +108,13 @@ $(BUILD)/bench-solver: tests/perf/bench_solver.c $(LIB_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
-perf: all $(BUILD)/bench-solver
+$(BUILD)/bench-billing: tests/perf/bench_billing.c $(LIB_OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+perf: all $(BUILD)/bench-solver $(BUILD)/bench-billing
 	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
-	  sh tests/perf/run.sh
+	  BENCH_BILLING=$(abspath $(BUILD)/bench-billing) sh tests/perf/run.sh
 
 # Fuzzing (not part of `make test`): one libFuzzer binary per parser, the
 # parser's sources compiled straight into it.  Seeds: tests/fixtures/ and

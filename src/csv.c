@@ -140,18 +140,6 @@ static int cs_add(struct csv_stream *s, const char *p, size_t n)
 	return 0;
 }
 
-/* End the current field (a NUL in buf) and start the next one. */
-static int cs_next_field(struct csv_stream *s)
-{
-	int rc = cs_add(s, "", 1);   /* the NUL counts against the cap */
-
-	if (rc)
-		return rc;
-	xgrow((void **)&s->offs, &s->aoffs, s->nf + 1, sizeof(*s->offs));
-	s->offs[s->nf++] = s->len;
-	return 0;
-}
-
 static void cs_begin_record(struct csv_stream *s)
 {
 	s->record_line = s->line;
@@ -185,11 +173,65 @@ static size_t cs_run(const char *p, const char *end, const unsigned char *stop)
 	return (size_t)(q - p);
 }
 
-/* Bytes that end a run of plain text, outside and inside quotes. */
-static const unsigned char cs_stop_plain[256] = {
-	[','] = 1, ['\n'] = 1, ['\r'] = 1
-};
+/* Bytes that end a run of text inside quotes. */
 static const unsigned char cs_stop_quoted[256] = { ['"'] = 1, ['\n'] = 1 };
+
+/*
+ * Unquoted text in one sweep (the hot path: most of a billing export):
+ * bytes copied, each comma turned into the end of a field, until a line
+ * end, a quote opening a field, the end of the chunk or the cap.  Leaves
+ * *pp at the byte that stopped it and the state CS_FIELD after a comma,
+ * CS_QUOTED after an opening quote, else CS_PLAIN.
+ */
+static int cs_plain(struct csv_stream *s, const char **pp, const char *end)
+{
+	const char *p = *pp, *stop;
+	size_t want = (size_t)(end - p), room = s->max_record - s->len;
+	int at_start = s->state == CS_FIELD;
+	char *o;
+
+	if (want > room)
+		want = room;
+	if (s->len + want + 1 > s->alloc)
+		xgrow((void **)&s->buf, &s->alloc, s->len + want + 1, 1);
+	o = s->buf + s->len;
+	stop = p + want;
+	s->state = CS_PLAIN;
+	while (p < stop) {
+		char c = *p;
+
+		if (c == ',') {
+			*o++ = '\0';
+			p++;
+			if (s->nf + 1 > s->aoffs)
+				xgrow((void **)&s->offs, &s->aoffs, s->nf + 1,
+				      sizeof(*s->offs));
+			s->offs[s->nf++] = (size_t)(o - s->buf);
+			at_start = 1;
+			if (p < end && *p == '"') {
+				p++;
+				s->state = CS_QUOTED;
+				break;
+			}
+			continue;
+		}
+		if (c == '\n' || c == '\r')
+			break;
+		*o++ = c;
+		p++;
+		at_start = 0;
+	}
+	s->len = (size_t)(o - s->buf);
+	*pp = p;
+	if (s->state == CS_QUOTED)
+		return 0;
+	if (at_start)
+		s->state = CS_FIELD;
+	/* every byte read was kept: at the cap with more text to come */
+	if (p == stop && p < end && *p != '\n' && *p != '\r')
+		return CSV_TOO_BIG;
+	return 0;
+}
 
 /*
  * The state machine over one chunk.  Each case consumes at least one byte
@@ -198,7 +240,7 @@ static const unsigned char cs_stop_quoted[256] = { ['"'] = 1, ['\n'] = 1 };
 static int cs_run_chunk(struct csv_stream *s, const char *p, const char *end,
 			csv_record_fn fn, void *arg)
 {
-	const unsigned char *plain = cs_stop_plain, *inq = cs_stop_quoted;
+	const unsigned char *inq = cs_stop_quoted;
 	size_t n;
 	int rc;
 
@@ -219,20 +261,13 @@ static int cs_run_chunk(struct csv_stream *s, const char *p, const char *end,
 				s->state = CS_QUOTED;
 				continue;
 			}
-			s->state = CS_PLAIN;
-			continue;
+			/* fall through */
 		case CS_PLAIN:
-			n = cs_run(p, end, plain);
-			if (n && (rc = cs_add(s, p, n)))
+			if ((rc = cs_plain(s, &p, end)))
 				return rc;
-			p += n;
-			if (p == end)
-				break;
-			if (*p == ',') {
-				if ((rc = cs_next_field(s)))
-					return rc;
-				s->state = CS_FIELD;
-			} else if (*p == '\n') {
+			if (p == end || s->state == CS_QUOTED)
+				continue;
+			if (*p == '\n') {
 				s->line++;
 				if ((rc = cs_emit(s, fn, arg)))
 					return rc;

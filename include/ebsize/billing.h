@@ -118,6 +118,7 @@ struct bill_file {
 	enum bill_format format;
 	const char *currency;        /* the first row's; "" none yet */
 	int have_id_column;          /* 0: the export has no resource ids */
+	unsigned long long bytes;    /* CSV text read (after gunzip) */
 	size_t rows;                 /* data rows */
 	size_t volume_rows;          /* EBS volume rows used */
 	size_t snapshot_rows;        /* EBS snapshot rows (ARN ids): skipped */
