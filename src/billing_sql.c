@@ -177,6 +177,9 @@ static void header(struct gen *g, size_t nprices)
 	    note, nprices);
 	if (o->dialect == BILL_SQL_ATHENA)
 		add(g, "-- Athena (Trino): timestamps may be typed or ISO 8601 text.\n");
+	else
+		add(g, "-- DuckDB: run after SET TimeZone = 'UTC' (a timestamp with a zone is\n"
+		       "-- read in the session's zone); columns may be text (CSV) or typed.\n");
 	add(g, "WITH\n");
 }
 
