@@ -350,22 +350,39 @@ static void bad_row(struct billing_parser *p, size_t line, enum bill_bad kind,
 
 static enum bill_format detect(char **fields, size_t n)
 {
-	int focus = 0, cur = 0, cur2 = 0;
+	int period = 0, billed = 0, cur = 0, cur2 = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(fields[i], "lineItem/UsageType"))
 			cur = 1;
 		else if (!strcmp(fields[i], "line_item_usage_type"))
 			cur2 = 1;
-		else if (!strcmp(fields[i], "ChargePeriodStart") ||
-			 !strcmp(fields[i], "BilledCost"))
-			focus++;
+		else if (!strcmp(fields[i], "ChargePeriodStart"))
+			period = 1;
+		else if (!strcmp(fields[i], "BilledCost"))
+			billed = 1;
 	}
 	if (cur)
 		return BILL_FMT_CUR;
 	if (cur2)
 		return BILL_FMT_CUR2;
-	return focus == 2 ? BILL_FMT_FOCUS : BILL_FMT_UNKNOWN;
+	return period && billed ? BILL_FMT_FOCUS : BILL_FMT_UNKNOWN;
+}
+
+enum bill_format billing_detect(const void *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+	enum bill_format fmt = BILL_FMT_UNKNOWN;
+	struct csv_reader r;
+	char **f;
+	size_t n;
+
+	/* the header line only: it holds no quoted newline */
+	csv_init(&r, buf, nl ? (size_t)(nl - (const char *)buf) : len);
+	if (csv_next(&r, &f, &n) == 1)
+		fmt = detect(f, n);
+	csv_release(&r);
+	return fmt;
 }
 
 static int header(struct billing_parser *p, char **fields, size_t n,

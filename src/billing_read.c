@@ -20,6 +20,8 @@
 
 /* Read size: large enough that per-call costs vanish (measured). */
 #define READ_CHUNK ((size_t)256 << 10)
+/* Enough text for any export's header line. */
+#define SNIFF_BYTES ((size_t)64 << 10)
 
 int billing_read_file(struct billing_data *d, const char *path, char *err)
 {
@@ -55,6 +57,25 @@ out:
 	free(buf);
 	gzclose(gz);
 	return rc;
+}
+
+int billing_sniff_file(const char *path, enum bill_format *fmt, char *err)
+{
+	gzFile gz = gzopen(path, "rb");
+	char *buf;
+	int n;
+
+	*fmt = BILL_FMT_UNKNOWN;
+	if (!gz)
+		return ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s", path,
+				errno ? strerror(errno) : "out of memory");
+	buf = xmalloc(SNIFF_BYTES);
+	n = gzread(gz, buf, (unsigned)SNIFF_BYTES);
+	if (n > 0)
+		*fmt = billing_detect(buf, (size_t)n);
+	free(buf);
+	gzclose(gz);
+	return EBS_OK;
 }
 
 /* ------------------------------------------------------------ analysis */

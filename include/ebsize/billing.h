@@ -195,6 +195,19 @@ int billing_parser_feed(struct billing_parser *p, const void *buf, size_t len,
 int billing_parser_finish(struct billing_parser *p, char *err);
 void billing_parser_free(struct billing_parser *p);
 
+/*
+ * The format whose header starts buf (plain text: the first line is
+ * enough), BILL_FMT_UNKNOWN for anything else (JSON, another CSV).
+ */
+enum bill_format billing_detect(const void *buf, size_t len);
+
+/*
+ * The same for a file, plain or gzip (the first 64 KiB of its text):
+ * EBS_OK with *fmt set (UNKNOWN: not a billing export), or EBS_ERR_IO.
+ * For `ebsize scan` to tell billing files from the other inputs.
+ */
+int billing_sniff_file(const char *path, enum bill_format *fmt, char *err);
+
 /* Parse a whole buffer (feed + finish). */
 int billing_parse_buffer(struct billing_data *d, const char *name,
 			 const void *buf, size_t len, char *err);

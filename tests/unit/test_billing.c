@@ -711,6 +711,35 @@ static void test_byte_chunks(void)
 
 /* ------------------------------------------------------------ rules */
 
+static void test_sniff(void)
+{
+	static const struct {
+		const char *path;
+		enum bill_format want;
+	} cases[] = {
+		{ FOCUS_FILE, BILL_FMT_FOCUS },
+		{ CUR_FILE, BILL_FMT_CUR },
+		{ CUR2_FILE, BILL_FMT_CUR2 },      /* gzip */
+		{ CUR2_CN_FILE, BILL_FMT_CUR2 },
+		{ "tests/fixtures/scan/generated-usage.csv", BILL_FMT_UNKNOWN },
+		{ "tests/fixtures/scan/inv-us.json", BILL_FMT_UNKNOWN },
+	};
+	enum bill_format fmt;
+	char err[EBS_ERRLEN];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		int rc = billing_sniff_file(cases[i].path, &fmt, err);
+
+		CHECK(rc == EBS_OK && fmt == cases[i].want, "sniff %s: %s",
+		      cases[i].path, billing_format_name(fmt));
+	}
+	CHECK(billing_sniff_file("/nonexistent.csv", &fmt, err) == EBS_ERR_IO,
+	      "sniff a missing file: %s", err);
+	CHECK(billing_detect("ChargePeriodStart,BilledCost\n", 28) == BILL_FMT_FOCUS &&
+	      billing_detect("ChargePeriodStart,Cost\n", 23) == BILL_FMT_UNKNOWN &&
+	      billing_detect("", 0) == BILL_FMT_UNKNOWN, "detect from a header line");
+}
+
 static void test_rules_direct(void)
 {
 	struct volume_limits lim[VT_COUNT];
@@ -1079,6 +1108,7 @@ void test_billing(void)
 	test_cur2();
 	test_bad_input();
 	test_byte_chunks();
+	test_sniff();
 	test_rules_direct();
 	test_sql_structure();
 	test_sql_duckdb();
