@@ -95,8 +95,10 @@ void billing_data_free(struct billing_data *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nvol; i++)
+	for (size_t i = 0; i < d->nvol; i++) {
+		free((char *)(uintptr_t)d->vol[i]->id);
 		free(d->vol[i]);
+	}
 	free(d->vol);
 	for (size_t i = 0; i < d->nfiles; i++) {
 		free(d->files[i].name);
@@ -648,11 +650,16 @@ static struct vol_acc *volume(struct billing_parser *p, const char *id,
 	struct vol_acc *a = strmap_get(&d->by_id, id);
 	const char *s;
 
-	if (a)
+	if (a) {
+		/* SQL takes the smallest non-empty value: the same as long
+		 * as a volume has one region, as volumes do */
+		if (!*a->v.region && region && *region)
+			a->v.region = intern(d, region);
 		return a;
+	}
 	a = xcalloc(1, sizeof(*a));
 	a->type_key = a->any_key = a->tags_key = -1;
-	a->v.id = intern(d, id);
+	a->v.id = xstrdup(id);   /* one per volume: not worth interning */
 	s = cell(p, fields, BC_ACCOUNT);
 	a->v.usage_account = intern(d, billing_is_null(s) ? "" : s);
 	s = cell(p, fields, BC_PAYER);
