@@ -87,10 +87,10 @@ int billing_analyze(struct billing_data *d, billing_prices_fn prices,
 {
 	double ph;
 
+	memset(out, 0, sizeof(*out));
 	out->data = d;
 	billing_data_finish(d, lim);
 	ph = billing_period_hours(d);
-	free(out->f);
 	out->f = xcalloc(d->nvol ? d->nvol : 1, sizeof(*out->f));
 	for (size_t i = 0; i < d->nvol; i++) {
 		const struct bill_volume *v = d->vol[i];
@@ -116,23 +116,24 @@ int billing_scan_files(const char *const *paths, size_t n,
 		       const struct strmap *known_ids,
 		       struct billing_result *out, char *err)
 {
+	struct billing_data *d = billing_data_new();
 	char ferr[EBS_ERRLEN];
+	size_t failed = 0;
 	int first = EBS_OK, rc;
 
-	memset(out, 0, sizeof(*out));
-	out->data = billing_data_new();
 	for (size_t i = 0; i < n; i++) {
-		if ((rc = billing_read_file(out->data, paths[i], ferr))) {
-			out->files_failed++;
+		if ((rc = billing_read_file(d, paths[i], ferr))) {
+			failed++;
 			if (!first) {
 				first = rc;
 				xsnprintf(err, EBS_ERRLEN, "%s", ferr);
 			}
 		}
 	}
+	rc = billing_analyze(d, prices, arg, lim, known_ids, out, ferr);
+	out->files_failed = failed;
 	/* a prices error stops the analysis: it outranks a file's */
-	if ((rc = billing_analyze(out->data, prices, arg, lim, known_ids, out,
-				  ferr))) {
+	if (rc) {
 		xsnprintf(err, EBS_ERRLEN, "%s", ferr);
 		return rc;
 	}

@@ -347,7 +347,11 @@ int billing_scan_files(const char *const *paths, size_t n,
 		       const struct strmap *known_ids,
 		       struct billing_result *out, char *err);
 
-/* Analyse an already-read d into out (out->data = d; owned from then). */
+/*
+ * Analyse an already-read d into *out, which is overwritten (out->data = d,
+ * owned by out from then, also on error).  An error of prices stops it
+ * (its err).
+ */
 int billing_analyze(struct billing_data *d, billing_prices_fn prices,
 		    void *arg, const struct volume_limits lim[VT_COUNT],
 		    const struct strmap *known_ids, struct billing_result *out,

@@ -711,6 +711,30 @@ static void test_byte_chunks(void)
 
 /* ------------------------------------------------------------ rules */
 
+static int failing_lookup(const char *region, const struct price_set **ps,
+			  const char **currency, void *arg, char *err)
+{
+	ebs_fail(err, EBS_ERR_DB, "prices for '%s' unreadable", region);
+	return -1;
+}
+
+/* A prices error stops the analysis and is the error returned. */
+static void test_prices_error(void)
+{
+	const char *paths[] = { CUR_FILE };
+	struct volume_limits lim[VT_COUNT];
+	struct billing_result r;
+	char err[EBS_ERRLEN] = "";
+	int rc;
+
+	limits("2026-01-01", lim);
+	rc = billing_scan_files(paths, 1, failing_lookup, NULL, lim, NULL, &r, err);
+	CHECK(rc == EBS_ERR_NOT_FOUND && strstr(err, "prices for 'us-east-1' unreadable") &&
+	      r.data != NULL && r.data->nvol == 9,
+	      "a prices error stops the analysis: %s", err);
+	billing_result_release(&r);
+}
+
 static void test_sniff(void)
 {
 	static const struct {
@@ -1109,6 +1133,7 @@ void test_billing(void)
 	test_bad_input();
 	test_byte_chunks();
 	test_sniff();
+	test_prices_error();
 	test_rules_direct();
 	test_sql_structure();
 	test_sql_duckdb();
