@@ -18,7 +18,7 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := sqlite3 libcurl libcjson xlsxwriter
+PKGS      := sqlite3 libcurl libcjson xlsxwriter zlib
 
 OPTFLAGS  ?= -O2 -g
 # `make V=1` shows the full compiler command lines
@@ -117,9 +117,14 @@ $(BUILD)/bench-xlsx: tests/perf/bench_xlsx.c $(LIB_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
-perf: all $(BUILD)/bench-solver $(BUILD)/bench-xlsx
+$(BUILD)/bench-billing: tests/perf/bench_billing.c $(LIB_OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+perf: all $(BUILD)/bench-solver $(BUILD)/bench-xlsx $(BUILD)/bench-billing
 	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
-	  BENCH_XLSX=$(abspath $(BUILD)/bench-xlsx) sh tests/perf/run.sh
+	  BENCH_XLSX=$(abspath $(BUILD)/bench-xlsx) \
+	  BENCH_BILLING=$(abspath $(BUILD)/bench-billing) sh tests/perf/run.sh
 
 # Fuzzing (not part of `make test`): one libFuzzer binary per parser, the
 # parser's sources compiled straight into it.  Seeds: tests/fixtures/ and
@@ -135,7 +140,7 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
-                bench_profile csv
+                bench_profile csv billing
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
@@ -146,6 +151,8 @@ fuzz_src_instances     := src/instances_parse.c src/util.c
 fuzz_src_burst_profile := src/burst.c src/model.c src/util.c
 fuzz_src_bench_profile := src/bench_profile.c src/util.c
 fuzz_src_csv           := src/csv.c src/util.c
+fuzz_src_billing       := src/billing_parse.c src/billing_rules.c src/csv.c \
+                          src/model.c src/strmap.c src/util.c
 fuzz_len_fio_result    := 65536
 fuzz_len_fio_log       := 16384
 fuzz_len_pricing       := 65536
@@ -153,11 +160,13 @@ fuzz_len_instances     := 65536
 fuzz_len_burst_profile := 4096
 fuzz_len_bench_profile := 8192
 fuzz_len_csv           := 4096
+fuzz_len_billing       := 16384
 fuzz_seed_fio_result   := tests/fixtures/fio/*.json tests/fixtures/fio/*.json.txt
 fuzz_seed_fio_log      := tests/fixtures/fio/*.log
 fuzz_seed_pricing      := tests/fixtures/pricing-*.json
 fuzz_seed_instances    := tests/fixtures/describe-instance-types-*.json
 fuzz_seed_csv          := pricing/snapshot.csv
+fuzz_seed_billing      := tests/fixtures/billing/*.csv
 
 fuzz-build: $(FUZZ_BINS)
 

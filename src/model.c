@@ -46,6 +46,16 @@ const char *model_ebs_optimized_name(enum ebs_optimized e)
 	return "default";
 }
 
+int model_type_buys_iops(enum vol_type t)
+{
+	return (unsigned)t < VT_COUNT && types[t].provisioned_iops;
+}
+
+int model_type_buys_throughput(enum vol_type t)
+{
+	return (unsigned)t < VT_COUNT && types[t].provisioned_throughput;
+}
+
 int model_type_parse(const char *s, enum vol_type *out)
 {
 	for (int t = 0; t < VT_COUNT; t++) {
@@ -62,7 +72,7 @@ int model_type_parse(const char *s, enum vol_type *out)
 double model_gp2_baseline_iops(double size_gib)
 {
 	/* T2 [S1]: 3 IOPS/GiB, floor 100, cap 16,000 */
-	return fmax(100.0, fmin(16000.0, 3.0 * size_gib));
+	return fmax(GP2_MIN_IOPS, fmin(GP2_MAX_IOPS, GP2_IOPS_PER_GIB * size_gib));
 }
 
 double model_gp2_burst_iops(double size_gib)
@@ -119,9 +129,9 @@ double model_piops_max_mibps(enum vol_type t, double iops)
 	/* T4 [S2] */
 	if (t == VT_IO2)
 		return fmin(4000.0, 0.256 * iops);
-	if (iops <= 32000.0)
-		return fmin(500.0, iops * 256.0 / 1024.0);
-	return fmin(1000.0, iops * 16.0 / 1024.0);
+	if (iops <= IO1_LOW_IOPS)
+		return fmin(IO1_LOW_MAX_MIBPS, iops * IO1_LOW_KIB_PER_IOPS / 1024.0);
+	return fmin(IO1_MAX_MIBPS, iops * IO1_HIGH_KIB_PER_IOPS / 1024.0);
 }
 
 /* ------------------------------------------------------------ legality */
@@ -425,7 +435,8 @@ void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
 	/* T2 [S1]: a gp2 of 1,000 GiB or more delivers 3 IOPS/GiB sustained */
 	out->iops = (long)fmax((double)gp3->included_iops, base);
 	/* T2 [S1, S4]: 250 MiB/s above 170 GiB; T3: 125 included */
-	out->throughput_mibps = size_gib > 170 ? 250 : (long)gp3->included_mibps;
+	out->throughput_mibps = size_gib > GP2_HIGH_MIBPS_ABOVE_GIB ?
+		GP2_HIGH_MIBPS : (long)gp3->included_mibps;
 }
 
 void model_like_gp2(enum vol_type t, long size_gib, long load_iops,
@@ -505,15 +516,17 @@ int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
 
 int model_gp2_sized_for_iops(long size_gib, long *target_iops)
 {
-	long k = (3 * size_gib) / 1000;
+	const long per = (long)GP2_IOPS_PER_GIB, step = GP2_SIZED_STEP_IOPS;
+	long k = (per * size_gib) / step;
 
 	/* size = ceil(1000 k / 3)  <=>  0 <= 3 size - 1000 k <= 2 */
 	/* T2 [S1]: gp2 stops at 16,000 IOPS (5,334 GiB); a larger size
 	 * buys no IOPS, so it was not chosen for them */
-	if (k < 3 || k > 16 || 3 * size_gib - 1000 * k > 2)
+	if (k < (long)GP2_BURST_IOPS / step || k > (long)GP2_MAX_IOPS / step ||
+	    per * size_gib - step * k > per - 1)
 		return 0;
 	if (target_iops)
-		*target_iops = 1000 * k;
+		*target_iops = step * k;
 	return 1;
 }
 

@@ -7,7 +7,7 @@ set -e
 # python3-openpyxl: the workbook tests open ebsize's xlsx in a real
 # spreadsheet application (t50xx)
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
-libxlsxwriter-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
+libxlsxwriter-dev zlib1g-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
 zsh fish chromium python3-pil libreoffice-calc-nogui python3-openpyxl"
 missing=""
 for p in $PKGS; do
@@ -16,10 +16,21 @@ for p in $PKGS; do
 done
 if [ -z "$missing" ]; then
 	echo "deps: all packages present"
-	exit 0
+else
+	SUDO=""
+	[ "$(id -u)" = 0 ] || SUDO="sudo"
+	echo "deps: installing$missing"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO="sudo"
-echo "deps: installing$missing"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+# DuckDB for the billing SQL tests (tests/duckdb, pinned in its
+# package-lock.json); only where node and npm are installed (CI has them).
+dir=$(dirname "$0")/../tests/duckdb
+if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+	if [ ! -f "$dir/node_modules/@duckdb/node-api/package.json" ]; then
+		echo "deps: npm ci in tests/duckdb"
+		(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+else
+	echo "deps: no node/npm: the DuckDB SQL tests will be skipped"
+fi

@@ -22,6 +22,9 @@ enum vol_type {
 
 /* Name as AWS spells it ("gp3"); NULL for an out-of-range value. */
 const char *model_type_name(enum vol_type t);
+/* 1 when IOPS (gp3, io1, io2) / MiB/s (gp3) of t are bought, and priced. */
+int model_type_buys_iops(enum vol_type t);
+int model_type_buys_throughput(enum vol_type t);
 /* 0 and *out set when s names a volume type (case-insensitive), else -1. */
 int model_type_parse(const char *s, enum vol_type *out);
 
@@ -201,6 +204,22 @@ double model_gp2_baseline_mibps(double size_gib);
 
 #define GP2_BUCKET_CREDITS 5400000.0  /* T2 [S1, R3] */
 #define GP2_BURST_IOPS 3000.0         /* T2 [S1] */
+/*
+ * The constants of the gp2 and io1 rules, named so that code generating
+ * the same rules in another language (billing_sql.c) uses the very values
+ * model.c does (T2 [S1, S4], T4 [S2]).
+ */
+#define GP2_IOPS_PER_GIB 3.0          /* baseline: 3 IOPS per GiB */
+#define GP2_MIN_IOPS 100.0            /* ... at least 100 */
+#define GP2_MAX_IOPS 16000.0          /* ... at most 16,000 */
+#define GP2_HIGH_MIBPS_ABOVE_GIB 170  /* 250 MiB/s above 170 GiB */
+#define GP2_HIGH_MIBPS 250
+#define GP2_SIZED_STEP_IOPS 1000      /* model_gp2_sized_for_iops: k x 1,000 */
+#define IO1_LOW_IOPS 32000.0          /* io1 MiB/s rule changes above */
+#define IO1_LOW_KIB_PER_IOPS 256.0    /* <= 32,000 IOPS: 256 KiB I/O */
+#define IO1_LOW_MAX_MIBPS 500.0
+#define IO1_HIGH_KIB_PER_IOPS 16.0    /* above: 16 KiB I/O */
+#define IO1_MAX_MIBPS 1000.0
 
 /* ------------------------------------------------------------ gp2 -> gp3 */
 

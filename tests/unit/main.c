@@ -76,6 +76,7 @@ int main(void)
 	test_svg();
 	test_report();
 	test_data();
+	test_billing();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

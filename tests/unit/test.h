@@ -43,5 +43,6 @@ void test_scan_fleet(void);
 void test_svg(void);
 void test_report(void);
 void test_data(void);
+void test_billing(void);
 
 #endif
