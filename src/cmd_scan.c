@@ -159,7 +159,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	kinds = xcalloc(a->nfiles + 1, 1);
 	if (scan_load_inputs(&st, kinds))
 		goto out;
-	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st.k8s.npv) {
+	/* StorageClasses alone still have cluster findings */
+	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st.k8s.npv && !st.k8s.nsc) {
 		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output");
 		goto out;
 	}
