@@ -93,7 +93,7 @@ static const char *change_with(const struct scan_k8s_plan *p)
 	switch (p->method) {
 	case SCAN_K8S_VAC: return "volume_attributes_class";
 	case SCAN_K8S_MODIFY_VOLUME: return "aws_modify_volume";
-	case SCAN_K8S_BLOCKED: return "nothing_until_the_modification_ends";
+	case SCAN_K8S_BLOCKED: return "wait_for_modification";
 	case SCAN_K8S_NONE: break;
 	}
 	return NULL;

@@ -65,11 +65,11 @@ run scan "$T/missing.json"
 expect_rc 1 "missing file fails"
 expect_err_has "'$T/missing.json'" "missing file is named"
 
-# real kubectl fixtures (YAML in ../shared; kubectl -o json is the same object)
+# real kubectl fixtures (YAML; kubectl -o json is the same object)
 for y in kubectl-get-pv-list-ebs-csi-2019 k8s-storageclass-ebs-io1-iopspergb-aws-ebs-csi-driver-example \
 	kubectl-get-pvc-list-ebs-csi-2019; do
 	/usr/bin/python3 -c 'import sys, yaml, json; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)' \
-		"$SHARED/$y.yaml" >"$T/$y.json"
+		"$FIXTURES/$y.yaml" >"$T/$y.json"
 done
 run --format json scan "$T/kubectl-get-pv-list-ebs-csi-2019.json" \
 	"$T/k8s-storageclass-ebs-io1-iopspergb-aws-ebs-csi-driver-example.json" \

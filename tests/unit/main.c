@@ -71,6 +71,7 @@ int main(void)
 	test_scan();
 	test_cli();
 	test_scan_fleet();
+	test_scan_k8s();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

@@ -38,5 +38,6 @@ void test_burst(void);
 void test_scan(void);
 void test_cli(void);
 void test_scan_fleet(void);
+void test_scan_k8s(void);
 
 #endif
