@@ -706,7 +706,7 @@ static size_t used_gp2(const struct scan_k8s *c, const struct inv_sc **out)
 
 /* The several-defaults finding; fixed is 1 when another finding's
  * commands already leave one default. */
-static void several(const struct scan_k8s *c, struct scan_cluster_finding *f,
+static void several(struct scan_cluster_finding *f,
 		    const struct inv_sc *gp3_default, int fixed)
 {
 	struct sbuf b = SBUF_INIT(TEXT_CAP);
@@ -731,7 +731,6 @@ static void several(const struct scan_k8s *c, struct scan_cluster_finding *f,
 		free(others);
 	}
 	f->reason = sbuf_detach(&b, NULL);
-	(void)c;
 }
 
 void scan_k8s_cluster(const struct scan_k8s *c, const char *region,
@@ -790,7 +789,7 @@ void scan_k8s_cluster(const struct scan_k8s *c, const char *region,
 
 		f = new_finding(out, n, &alloc, SCAN_CL_SEVERAL_DEFAULTS, defs, ndefs);
 		f->gp2_pvcs = claims;
-		several(c, f, gp3_default, fixed);
+		several(f, gp3_default, fixed);
 	}
 	free(defs);
 	free(gp2);

@@ -61,7 +61,8 @@ const struct inv_vac *scan_k8s_vac(const struct scan_k8s *c, const char *name);
  * volume configured cur (ModifyVolume rules, A1: a parameter not given
  * keeps its value when the type stays; a change to gp3, io1 or io2 gets
  * 3,000 IOPS, a change to gp3 125 MiB/s).  0 with *out set, or -1 when
- * the class cannot apply (not EBS, invalid values, io1/io2 IOPS unknown).
+ * the class cannot apply (another driver's, a value the driver cannot
+ * read, IOPS for a type without them, throughput for another than gp3).
  */
 int scan_k8s_vac_apply(const struct inv_vac *v, const struct vol_config *cur,
 		       struct vol_config *out);
