@@ -324,14 +324,31 @@ static char *rec_command(const struct scan_state *st, const struct scan_rec *r,
 		scan_command(f, r->id, r->region, r->az);
 }
 
+/*
+ * A command in a human table: the table shows at most 511 bytes of a cell,
+ * and a command cut short must never be shown, so a longer one (long
+ * Kubernetes names, a long key id) is pointed to in JSON instead.
+ */
+#define HUMAN_COMMAND_MAX 500
+
+static void human_command(struct out_table *t, const char *s)
+{
+	if (s && strlen(s) > HUMAN_COMMAND_MAX)
+		out_str(t, "(longer than 500 characters: see --format json)");
+	else
+		out_str(t, s);
+}
+
 static void command_row(struct out_table *t, size_t row, void *arg)
 {
 	const struct scan_state *st = arg;
 	uint32_t x = st->cmd_rows[row];
 	const struct scan_rec *r = &st->fleet.recs[x >> 2];
+	char *cmd = rec_command(st, r, (int)(x & 3));
 
 	out_str(t, r->id);
-	str_or_null(t, rec_command(st, r, (int)(x & 3)));
+	human_command(t, cmd);
+	free(cmd);
 }
 
 /* Add the command rows of finding i (in the order they are run). */
@@ -521,7 +538,7 @@ static void cluster_findings(struct out_doc *doc, const struct scan_state *st,
 				continue;
 			out_row(c);
 			out_str(c, scan_cluster_cat_name(fl->cl[i].cat));
-			out_str(c, cmds[j]);
+			human_command(c, cmds[j]);
 		}
 	}
 }

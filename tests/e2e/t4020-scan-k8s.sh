@@ -347,6 +347,35 @@ warning: '$T/claims.json': persistent volume 'pv-x' (vol-0e2e0000000018021): vol
 	"a claim without a namespace and a PV on an unknown class are warned about, naming file and place"
 expect_json summary.skipped 1 "the PV on an unknown class is skipped, never priced from its StorageClass"
 
+# long names: a command is never shown cut short in a table
+/usr/bin/python3 - "$T/long.json" <<'PY'
+import json, sys
+vac = "v" * 200 + "-gp3-3000-125"          # a name of 213 characters
+pvc = "c" * 250
+items = [
+ {"kind": "StorageClass", "metadata": {"name": "gp2"}, "provisioner": "ebs.csi.aws.com",
+  "parameters": {"type": "gp2"}},
+ {"kind": "VolumeAttributesClass", "apiVersion": "storage.k8s.io/v1", "metadata": {"name": vac},
+  "driverName": "ebs.csi.aws.com", "parameters": {"type": "gp3", "iops": "3000", "throughput": "125"}},
+ {"kind": "PersistentVolume", "metadata": {"name": "pv-long"},
+  "spec": {"capacity": {"storage": "100Gi"}, "storageClassName": "gp2",
+   "claimRef": {"namespace": "ns", "name": pvc},
+   "csi": {"driver": "ebs.csi.aws.com", "volumeHandle": "vol-0e2e0000000018031"},
+   "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+    {"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["us-east-1a"]}]}]}}}}]
+json.dump({"kind": "List", "apiVersion": "v1", "items": items}, open(sys.argv[1], "w"))
+PY
+run scan "$T/long.json"
+expect_out_has "vol-0e2e0000000018031  (longer than 500 characters: see --format json)" \
+	"table: a patch command over 500 characters is pointed to, not cut"
+run --format json scan "$T/long.json"
+pycheck "json: the same patch command whole (reusing the long class by name)" "$T/out" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"][0]["k8s"]
+assert f["volume_attributes_class_reused"] is True, f
+assert f["patch_command"] == "kubectl patch pvc %s -n ns --type merge -p '{\"spec\":{\"volumeAttributesClassName\":\"%s\"}}'" % ("c" * 250, "v" * 200 + "-gp3-3000-125"), f
+PY
+
 # ---------------------------------------------------------------- kubectl
 # Real kubectl reads the manifests and runs the printed commands, offline:
 # `kubectl apply -f -` becomes `kubectl annotate --local -f - ... -o json`
