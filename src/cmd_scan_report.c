@@ -459,74 +459,67 @@ static void rate_cell(struct out_table *t, int priced, double v, int human)
 	}
 }
 
-/*
- * The cluster findings (a default StorageClass that provisions gp2, is
- * in-tree, several defaults, none): listed before the volume findings.
- * JSON and CSV get every field, the human formats a compact table and the
- * commands in the order they are run.
- */
-static void cluster_findings(struct out_doc *doc, const struct scan_state *st,
-			     int human)
+/* The columns of the cluster findings: key, human title (NULL: machine
+ * formats only), style in machine and human formats. */
+static const struct {
+	const char *key, *title;
+	enum out_style style, human_style;
+} cluster_cols[] = {
+	{ "category", "Finding", OUT_TEXT, OUT_TEXT },
+	{ "storage_classes", "StorageClasses", OUT_TEXT, OUT_TEXT },
+	{ "claims_on_gp2_classes", "Claims on gp2", OUT_INT, OUT_INT },
+	{ "region", NULL, OUT_TEXT, OUT_TEXT },
+	{ "per_gib_month.gp2_usd", "gp2 /GiB-month", OUT_USD, OUT_TEXT },
+	{ "per_gib_month.gp3_usd", "gp3 /GiB-month", OUT_USD, OUT_TEXT },
+	{ "per_gib_month.savings_usd", NULL, OUT_USD, OUT_USD },
+	{ "per_gib_month.savings_pct", NULL, OUT_PCT, OUT_PCT },
+	{ "reason", "Why", OUT_TEXT, OUT_TEXT },
+	{ "fix.storage_class", NULL, OUT_TEXT, OUT_TEXT },
+	{ "fix.existing_class", NULL, OUT_BOOL, OUT_BOOL },
+	{ "fix.manifest", NULL, OUT_TEXT, OUT_TEXT },
+	{ "fix.annotate_command", NULL, OUT_TEXT, OUT_TEXT },
+	{ "fix.apply_command", NULL, OUT_TEXT, OUT_TEXT },
+	{ "fix.default_command", NULL, OUT_TEXT, OUT_TEXT },
+};
+
+/* One cluster finding's cells (the human formats: the titled columns). */
+static void cluster_row(struct out_table *t, const struct scan_fleet *fl,
+			const struct scan_cluster_finding *cf, int human)
 {
-	const struct scan_fleet *fl = &st->fleet;
-	struct out_table *t, *c;
+	double save = cf->gp2_usd_per_gib - cf->gp3_usd_per_gib;
+	int priced = cf->priced;
 
-	if (human && !fl->ncl)
-		return;
-	t = out_list(doc, "cluster_findings", "Cluster findings (no single volume)");
-	out_col(t, "category", human ? "Finding" : "category", OUT_TEXT);
-	out_col(t, "storage_classes", human ? "StorageClasses" : "storage_classes", OUT_TEXT);
-	out_col(t, "claims_on_gp2_classes", human ? "Claims on gp2" : "claims_on_gp2_classes", OUT_INT);
+	out_row(t);
+	out_str(t, scan_cluster_cat_name(cf->cat));
+	class_cells(t, cf);
+	out_int(t, (long long)cf->gp2_pvcs);
 	if (!human)
-		out_col(t, "region", "region", OUT_TEXT);
-	out_col(t, "per_gib_month.gp2_usd", human ? "gp2 /GiB-month" : "per_gib_month.gp2_usd", human ? OUT_TEXT : OUT_USD);
-	out_col(t, "per_gib_month.gp3_usd", human ? "gp3 /GiB-month" : "per_gib_month.gp3_usd", human ? OUT_TEXT : OUT_USD);
+		out_str(t, fl->cl_region[0] ? fl->cl_region : NULL);
+	rate_cell(t, priced, cf->gp2_usd_per_gib, human);
+	rate_cell(t, priced, cf->gp3_usd_per_gib, human);
 	if (!human) {
-		out_col(t, "per_gib_month.savings_usd", "per_gib_month.savings_usd", OUT_USD);
-		out_col(t, "per_gib_month.savings_pct", "per_gib_month.savings_pct", OUT_PCT);
+		rate_cell(t, priced, scan_usd(save), 0);
+		rate_cell(t, priced, priced ? round(save / cf->gp2_usd_per_gib * 1e4) / 100.0 : 0, 0);
 	}
-	out_col(t, "reason", human ? "Why" : "reason", OUT_TEXT);
-	if (!human) {
-		out_col(t, "fix.storage_class", "fix.storage_class", OUT_TEXT);
-		out_col(t, "fix.existing_class", "fix.existing_class", OUT_BOOL);
-		out_col(t, "fix.manifest", "fix.manifest", OUT_TEXT);
-		out_col(t, "fix.annotate_command", "fix.annotate_command", OUT_TEXT);
-		out_col(t, "fix.apply_command", "fix.apply_command", OUT_TEXT);
-		out_col(t, "fix.default_command", "fix.default_command", OUT_TEXT);
-	}
-	for (size_t i = 0; i < fl->ncl; i++) {
-		const struct scan_cluster_finding *cf = &fl->cl[i];
-		int priced = cf->priced;
+	out_str(t, cf->reason);
+	if (human)
+		return;
+	out_str(t, cf->has_fix ? cf->spec.name : NULL);
+	if (cf->has_fix)
+		out_bool(t, cf->keep != NULL);
+	else
+		out_null(t);
+	out_str(t, cf->manifest);
+	out_str(t, cf->annotate);
+	out_str(t, cf->create);
+	out_str(t, cf->make_default);
+}
 
-		out_row(t);
-		out_str(t, scan_cluster_cat_name(cf->cat));
-		class_cells(t, cf);
-		out_int(t, (long long)cf->gp2_pvcs);
-		if (!human)
-			out_str(t, fl->cl_region[0] ? fl->cl_region : NULL);
-		rate_cell(t, priced, cf->gp2_usd_per_gib, human);
-		rate_cell(t, priced, cf->gp3_usd_per_gib, human);
-		if (!human) {
-			rate_cell(t, priced, scan_usd(cf->gp2_usd_per_gib - cf->gp3_usd_per_gib), 0);
-			rate_cell(t, priced, priced ? round((cf->gp2_usd_per_gib - cf->gp3_usd_per_gib) /
-							    cf->gp2_usd_per_gib * 1e4) / 100.0 : 0, 0);
-		}
-		out_str(t, cf->reason);
-		if (human)
-			continue;
-		out_str(t, cf->has_fix ? cf->spec.name : NULL);
-		if (cf->has_fix)
-			out_bool(t, cf->keep != NULL);
-		else
-			out_null(t);
-		out_str(t, cf->manifest);
-		out_str(t, cf->annotate);
-		out_str(t, cf->create);
-		out_str(t, cf->make_default);
-	}
-	if (!human)
-		return;
-	c = out_list(doc, "cluster_commands", "Cluster commands");
+/* The cluster commands in the order they are run (human formats). */
+static void cluster_commands(struct out_doc *doc, const struct scan_fleet *fl)
+{
+	struct out_table *c = out_list(doc, "cluster_commands", "Cluster commands");
+
 	out_col(c, "category", "Finding", OUT_TEXT);
 	out_col(c, "command", "Command", OUT_TEXT);
 	for (size_t i = 0; i < fl->ncl; i++) {
@@ -541,6 +534,34 @@ static void cluster_findings(struct out_doc *doc, const struct scan_state *st,
 			human_command(c, cmds[j]);
 		}
 	}
+}
+
+/*
+ * The cluster findings (a default StorageClass that provisions gp2, is
+ * in-tree, several defaults, none): listed before the volume findings.
+ * JSON and CSV get every field (the list always, empty or not), the human
+ * formats a compact table, when there is a finding, and the commands.
+ */
+static void cluster_findings(struct out_doc *doc, const struct scan_state *st,
+			     int human)
+{
+	const struct scan_fleet *fl = &st->fleet;
+	struct out_table *t;
+
+	if (human && !fl->ncl)
+		return;
+	t = out_list(doc, "cluster_findings", "Cluster findings (no single volume)");
+	for (size_t i = 0; i < ARRAY_SIZE(cluster_cols); i++) {
+		if (human && !cluster_cols[i].title)
+			continue;
+		out_col(t, cluster_cols[i].key,
+			human ? cluster_cols[i].title : cluster_cols[i].key,
+			human ? cluster_cols[i].human_style : cluster_cols[i].style);
+	}
+	for (size_t i = 0; i < fl->ncl; i++)
+		cluster_row(t, fl, &fl->cl[i], human);
+	if (human)
+		cluster_commands(doc, fl);
 }
 
 /* Plans of the findings by method, for the record and the notes. */
