@@ -268,20 +268,25 @@ void scan_k8s_plan(const struct scan_k8s *c, const struct inv_pv *pv,
 	if (f->new_volume || f->cat == SCAN_UNATTACHED || f->cat == SCAN_EXCLUDED)
 		return;
 	if (p->pvc && p->pvc->modify != INV_MOD_NONE) {
-		/* T14: each modification completes before the next */
-		p->method = SCAN_K8S_BLOCKED;
 		p->status = scan_k8s_modify_name(p->pvc->modify);
 		p->target = p->pvc->target_vac;
-		p->note = "a modification of this claim is under way or was refused: no new command until status.modifyVolumeStatus clears (each modification must complete before the next; at most four per volume in a rolling 24 hours)";
-		return;
 	}
 	if (pv->in_tree) {
 		/* aws-ebs-csi-driver#2573: a class does not reach in-tree
-		 * PVs, migrated ones included */
+		 * PVs, migrated ones included (nor does the claim's class
+		 * change, under way or not) */
 		p->method = SCAN_K8S_MODIFY_VOLUME;
-		p->note = pv->migrated ?
+		p->note = p->status ?
+			"in-tree awsElasticBlockStore volume: the claim's VolumeAttributesClass change will not reach it; change it with aws ec2 modify-volume" :
+			pv->migrated ?
 			"in-tree awsElasticBlockStore volume served through CSI migration: a VolumeAttributesClass does not modify it; change it with aws ec2 modify-volume" :
 			"in-tree awsElasticBlockStore volume: a VolumeAttributesClass does not reach it; change it with aws ec2 modify-volume";
+		return;
+	}
+	if (p->status) {
+		/* T14: each modification completes before the next */
+		p->method = SCAN_K8S_BLOCKED;
+		p->note = "a modification of this claim is under way or was refused: no new command until status.modifyVolumeStatus clears (each modification must complete before the next; at most four per volume in a rolling 24 hours)";
 		return;
 	}
 	p->method = SCAN_K8S_VAC;

@@ -94,7 +94,9 @@ struct scan_k8s_plan {
 	const struct inv_pvc *pvc;    /* the claim, when given */
 	char vac[254];                /* SCAN_K8S_VAC: the class to patch to */
 	int reused;                   /* ... an existing class of the cluster */
-	const char *status;           /* SCAN_K8S_BLOCKED: "InProgress", ... */
+	const char *status;           /* the claim's modification under way:
+					 "InProgress", ...; NULL none (the
+					 method is BLOCKED but for in-tree) */
 	const char *target;           /* ... the class it moves to; may be NULL */
 	const char *note;             /* a sentence for the finding; NULL */
 };

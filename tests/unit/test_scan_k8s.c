@@ -266,6 +266,15 @@ static void plans(void)
 	      !scan_k8s_patch(&p, "web", "c") && !scan_k8s_verify(&p, "web", "c"),
 	      "an in-tree PV is changed with modify-volume, with a note");
 
+	/* an in-tree claim whose class change is under way: the class will
+	 * never reach the volume, so modify-volume all the same */
+	k.pvc[2].modify = INV_MOD_PENDING;
+	scan_k8s_plan(&c, &k.pv[2], &f, &p);
+	CHECK(p.method == SCAN_K8S_MODIFY_VOLUME && !strcmp(p.status, "Pending") &&
+	      strstr(p.note, "will not reach it"),
+	      "in-tree with a class change pending: still modify-volume, status shown");
+	k.pvc[2].modify = INV_MOD_NONE;
+
 	/* a right-size (new volume) has no Kubernetes plan */
 	f.new_volume = 1;
 	scan_k8s_plan(&c, &k.pv[0], &f, &p);
