@@ -182,6 +182,17 @@ static void parse(void)
 	inv_k8s_release(&k);
 	inv_warnings_release(&w);
 
+	/* a name longer than the API server allows (253) is not an object */
+	{
+		char doc[512];
+
+		xsnprintf(doc, sizeof(doc), "{\"kind\": \"StorageClass\", \"provisioner\": \"ebs.csi.aws.com\", \"metadata\": {\"name\": \"%0254d\"}}", 0);
+		CHECK(!load(doc, &k, &w) && k.nsc == 0 &&
+		      warned(&w, "'gen.json': the object: storage class without a usable metadata.name; skipped"),
+		      "a 254-character name is refused, naming the file and the object");
+		inv_k8s_release(&k);
+		inv_warnings_release(&w);
+	}
 	memset(&k, 0, sizeof(k));
 	CHECK(inventory_parse_k8s("l.json", "{\"kind\": \"List\", \"items\": {}}", 30,
 				  &k, &w, err) == EBS_ERR_PARSE &&
