@@ -140,7 +140,7 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
-                bench_profile csv billing
+                bench_profile csv billing k8s
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
@@ -153,6 +153,8 @@ fuzz_src_bench_profile := src/bench_profile.c src/util.c
 fuzz_src_csv           := src/csv.c src/util.c
 fuzz_src_billing       := src/billing_parse.c src/billing_rules.c src/csv.c \
                           src/model.c src/strmap.c src/util.c
+fuzz_src_k8s           := src/inventory_parse.c src/json_walk.c src/scan_k8s.c src/scan.c \
+                          src/model.c src/strmap.c src/csv.c src/util.c
 fuzz_len_fio_result    := 65536
 fuzz_len_fio_log       := 16384
 fuzz_len_pricing       := 65536
@@ -161,12 +163,15 @@ fuzz_len_burst_profile := 4096
 fuzz_len_bench_profile := 8192
 fuzz_len_csv           := 4096
 fuzz_len_billing       := 16384
+fuzz_len_k8s           := 65536
 fuzz_seed_fio_result   := tests/fixtures/fio/*.json tests/fixtures/fio/*.json.txt
 fuzz_seed_fio_log      := tests/fixtures/fio/*.log
 fuzz_seed_pricing      := tests/fixtures/pricing-*.json
 fuzz_seed_instances    := tests/fixtures/describe-instance-types-*.json
 fuzz_seed_csv          := pricing/snapshot.csv
 fuzz_seed_billing      := tests/fixtures/billing/*.csv
+fuzz_seed_k8s          := tests/fixtures/scan/pv.json tests/fixtures/scan/sc.json \
+                          tests/fixtures/k8s/*.json
 
 fuzz-build: $(FUZZ_BINS)
 

@@ -159,7 +159,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	kinds = xcalloc(a->nfiles + 1, 1);
 	if (scan_load_inputs(&st, kinds))
 		goto out;
-	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st.k8s.npv) {
+	/* StorageClasses alone still have cluster findings */
+	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st.k8s.npv && !st.k8s.nsc) {
 		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output");
 		goto out;
 	}
@@ -192,9 +193,16 @@ const struct cmd cmd_scan_def = {
 		"of burst credits, io1/io2/gp3 provisioned far above their observed peak,\n"
 		"and unattached volumes.  Each finding has the current and proposed\n"
 		"configuration, monthly and annual savings, risk, confidence and the\n"
-		"commands to apply it.  Inputs are told apart by content:\n"
+		"commands to apply it.  Kubernetes volumes are moved with a\n"
+		"VolumeAttributesClass (an existing one when its parameters match),\n"
+		"in-tree ones with modify-volume; claims with a modification under way\n"
+		"get none.  Cluster findings come first: a default StorageClass that\n"
+		"provisions gp2 or is in-tree, several defaults, none while claims name\n"
+		"gp2 classes; with the gp3 StorageClass and the kubectl lines.\n"
+		"Inputs are told apart by content, in any order:\n"
 		"  aws ec2 describe-volumes output (any number of pages or files),\n"
-		"  kubectl get pv -o json and kubectl get storageclass -o json,\n"
+		"  kubectl get pv, pvc -A, storageclass, volumeattributesclass -o json\n"
+		"  (one List or several files),\n"
 		"  aws cloudwatch get-metric-data output (queries from --metric-queries).\n"
 		"The global --region R limits the scan to volumes in region R (default:\n"
 		"all regions).",
@@ -203,5 +211,5 @@ const struct cmd cmd_scan_def = {
 	.max_operands = -1,
 	.check = check,
 	.epilog = "Exit status: 0 ok, 1 unreadable or invalid input, 2 usage.",
-	.tables = "findings, summary, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, notes",
+	.tables = "findings, summary, kubernetes, cluster_findings, cluster_commands, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, notes",
 };

@@ -238,6 +238,8 @@ int scan_read_volumes(struct scan_state *st, const char *kinds)
 	}
 	msg_progress_done();
 	rc = scan_fleet_pvs(&st->fleet, st->err);
+	if (!rc)
+		scan_fleet_cluster(&st->fleet);
 	scan_flush_warnings(st);
 	if (rc) {
 		msg_error("%s", st->err);

@@ -93,6 +93,78 @@ static void str_or_null(struct out_table *t, char *s)
 	free(s);
 }
 
+/* ------------------------------------------------------------ Kubernetes */
+
+/* How a plan changes the volume (k8s.change_with); NULL: not Kubernetes. */
+static const char *change_with(const struct scan_k8s_plan *p)
+{
+	switch (p->method) {
+	case SCAN_K8S_VAC: return "volume_attributes_class";
+	case SCAN_K8S_MODIFY_VOLUME: return "aws_modify_volume";
+	case SCAN_K8S_BLOCKED: return "wait_for_modification";
+	case SCAN_K8S_NONE: break;
+	}
+	return NULL;
+}
+
+/* The k8s.* columns of the full findings list (see k8s_cells). */
+static void k8s_cols(struct out_table *t)
+{
+	static const struct {
+		const char *key;
+		enum out_style style;
+	} cols[] = {
+		{ "k8s.namespace", OUT_TEXT },
+		{ "k8s.pvc", OUT_TEXT },
+		{ "k8s.in_tree", OUT_BOOL },
+		{ "k8s.change_with", OUT_TEXT },
+		{ "k8s.volume_attributes_class", OUT_TEXT },
+		{ "k8s.volume_attributes_class_name", OUT_TEXT },
+		{ "k8s.volume_attributes_class_reused", OUT_BOOL },
+		{ "k8s.apply_command", OUT_TEXT },
+		{ "k8s.patch_command", OUT_TEXT },
+		{ "k8s.verify_command", OUT_TEXT },
+		{ "k8s.modify_status", OUT_TEXT },
+		{ "k8s.modify_target", OUT_TEXT },
+		{ "k8s.note", OUT_TEXT },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		out_col(t, cols[i].key, cols[i].key, cols[i].style);
+}
+
+/*
+ * The k8s.* cells of a finding: its claim, how it is changed (a
+ * VolumeAttributesClass, modify-volume for in-tree volumes, nothing while
+ * a modification is under way), the class and the kubectl lines.
+ */
+static void k8s_cells(struct out_table *t, const struct scan_state *st,
+		      const struct scan_rec *r, const struct scan_k8s_plan *p)
+{
+	const struct scan_k8s *c = &st->fleet.cluster;
+	int vac = p->method == SCAN_K8S_VAC;
+
+	out_str_ref(t, r->ns);
+	out_str_ref(t, r->pvc);
+	if (r->pv)
+		out_bool(t, r->pv->in_tree);
+	else
+		out_null(t);
+	out_str_ref(t, change_with(p));
+	str_or_null(t, scan_k8s_vac_manifest(c, p, &r->f.prop));
+	out_str(t, vac ? p->vac : NULL);
+	if (vac)
+		out_bool(t, p->reused);
+	else
+		out_null(t);
+	str_or_null(t, scan_k8s_vac_create(c, p, &r->f.prop));
+	str_or_null(t, scan_k8s_patch(p, r->ns, r->pvc));
+	str_or_null(t, scan_k8s_verify(p, r->ns, r->pvc));
+	out_str_ref(t, p->status);
+	out_str(t, p->target);
+	out_str_ref(t, p->note);
+}
+
 /*
  * One row of the full findings list (JSON and CSV).  Strings that outlive
  * the render (the recs, interned regions, static names) are not copied.
@@ -102,18 +174,16 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	const struct scan_state *st = arg;
 	const struct scan_rec *r = &st->fleet.recs[row];
 	const struct scan_finding *f = &r->f;
-	int k8s = r->ns || r->pvc;
 	int none = f->cat == SCAN_EXCLUDED || f->cat == SCAN_UNATTACHED;
+	struct scan_k8s_plan p;
 	char why[320];
 
 	scan_reason(f, why, sizeof(why));
+	scan_k8s_plan(&st->fleet.cluster, r->pv, f, &p);
 	out_str_ref(t, r->id);
 	out_str_ref(t, r->name);
 	out_str_ref(t, r->group);
-	out_str_ref(t, r->ns);
-	out_str_ref(t, r->pvc);
-	str_or_null(t, k8s ? scan_vac_manifest(f) : NULL);
-	str_or_null(t, k8s ? scan_kubectl_patch(f, r->ns, r->pvc) : NULL);
+	k8s_cells(t, st, r, &p);
 	out_str_ref(t, r->region);
 	out_str_ref(t, r->currency);
 	out_str_ref(t, r->az);
@@ -131,8 +201,9 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	else
 		out_null(t);
 	out_str(t, why);
-	str_or_null(t, f->new_volume && !r->az ? NULL :
-		    scan_command(f, r->id, r->region, r->az));
+	/* a claim whose modification is under way gets no new command */
+	str_or_null(t, (f->new_volume && !r->az) || p.method == SCAN_K8S_BLOCKED ?
+		    NULL : scan_command(f, r->id, r->region, r->az));
 	if (f->alarm_pct > 0 && f->cat != SCAN_EXCLUDED) {
 		out_num(t, f->alarm_pct);
 		out_num(t, floor(f->alarm_lead_s));
@@ -150,14 +221,17 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 static void full_findings(struct out_doc *doc, struct scan_state *st)
 {
 	struct out_table *t = out_list(doc, "findings", "Findings");
-	static const char *const cols[] = {
-		"volume_id", "name", "tag", "k8s.namespace", "k8s.pvc",
-		"k8s.volume_attributes_class", "k8s.patch_command", "region",
-		"currency", "availability_zone", "category",
-	};
+	static const char *const cols[] = { "volume_id", "name", "tag" };
+
+	out_main(t);
+	static const char *const cols2[] = { "region", "currency",
+					     "availability_zone", "category" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		out_col(t, cols[i], cols[i], OUT_TEXT);
+	k8s_cols(t);
+	for (size_t i = 0; i < ARRAY_SIZE(cols2); i++)
+		out_col(t, cols2[i], cols2[i], OUT_TEXT);
 	config_cols(t, "current");
 	config_cols(t, "proposed");
 	out_col(t, "proposed.new_volume", "proposed.new_volume", OUT_BOOL);
@@ -223,27 +297,57 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 }
 
 /* Kinds of command rows in the human output (cmd_rows: rec << 2 | kind). */
-enum { CMD_FIX, CMD_ALARM, CMD_VAC };
+enum { CMD_FIX, CMD_ALARM, CMD_VAC, CMD_VERIFY };
+
+/* The line that stands for a command a blocked claim does not get. */
+static char *blocked_line(const struct scan_rec *r, const struct scan_k8s_plan *p)
+{
+	return xstrfmt("# no new command: claim %.64s/%.64s has a modification %s%s%.64s%s",
+		       r->ns ? r->ns : "?", r->pvc ? r->pvc : "?", p->status,
+		       p->target ? " to '" : "", p->target ? p->target : "",
+		       p->target ? "'" : "");
+}
 
 /*
- * The fix command, the alarm command or the VolumeAttributesClass the
- * kubectl patch names (which: CMD_*) of a finding; heap string or NULL.
+ * The fix command, the alarm command, the VolumeAttributesClass the
+ * kubectl patch names, or the read that verifies it (which: CMD_*) of a
+ * finding; heap string or NULL.
  */
-static char *rec_command(const struct scan_rec *r, int which)
+static char *rec_command(const struct scan_state *st, const struct scan_rec *r,
+			 int which)
 {
 	const struct scan_finding *f = &r->f;
-	char *cmd = NULL;
+	struct scan_k8s_plan p;
 
 	if (which == CMD_ALARM)
 		return f->cat == SCAN_EXCLUDED ? NULL :
 			scan_alarm_command(f, r->id, r->region);
+	scan_k8s_plan(&st->fleet.cluster, r->pv, f, &p);
 	if (which == CMD_VAC)
-		return scan_vac_apply_command(f);
-	if (r->ns && r->pvc)
-		cmd = scan_kubectl_patch(f, r->ns, r->pvc);
-	if (!cmd && (!f->new_volume || r->az))
-		cmd = scan_command(f, r->id, r->region, r->az);
-	return cmd;
+		return scan_k8s_vac_create(&st->fleet.cluster, &p, &f->prop);
+	if (which == CMD_VERIFY)
+		return scan_k8s_verify(&p, r->ns, r->pvc);
+	if (p.method == SCAN_K8S_BLOCKED)
+		return blocked_line(r, &p);
+	if (p.method == SCAN_K8S_VAC)
+		return scan_k8s_patch(&p, r->ns, r->pvc);
+	return f->cat == SCAN_EXCLUDED || (f->new_volume && !r->az) ? NULL :
+		scan_command(f, r->id, r->region, r->az);
+}
+
+/*
+ * A command in a human table: the table shows at most 511 bytes of a cell,
+ * and a command cut short must never be shown, so a longer one (long
+ * Kubernetes names, a long key id) is pointed to in JSON instead.
+ */
+#define HUMAN_COMMAND_MAX 500
+
+static void human_command(struct out_table *t, const char *s)
+{
+	if (s && strlen(s) > HUMAN_COMMAND_MAX)
+		out_str(t, "(longer than 500 characters: see --format json)");
+	else
+		out_str(t, s);
 }
 
 static void command_row(struct out_table *t, size_t row, void *arg)
@@ -251,9 +355,39 @@ static void command_row(struct out_table *t, size_t row, void *arg)
 	const struct scan_state *st = arg;
 	uint32_t x = st->cmd_rows[row];
 	const struct scan_rec *r = &st->fleet.recs[x >> 2];
+	char *cmd = rec_command(st, r, (int)(x & 3));
 
 	out_str(t, r->id);
-	str_or_null(t, rec_command(r, (int)(x & 3)));
+	human_command(t, cmd);
+	free(cmd);
+}
+
+/* Add the command rows of finding i (in the order they are run). */
+static void add_command_rows(struct scan_state *st, size_t i, size_t *alloc)
+{
+	const struct scan_rec *r = &st->fleet.recs[i];
+	const struct scan_finding *f = &r->f;
+	int kinds[4], nk = 0;
+	struct scan_k8s_plan p;
+	char *s;
+
+	scan_k8s_plan(&st->fleet.cluster, r->pv, f, &p);
+	/* the class first: the patch refers to it by name */
+	if ((s = scan_k8s_vac_create(&st->fleet.cluster, &p, &f->prop)))
+		kinds[nk++] = CMD_VAC;
+	free(s);
+	if ((s = rec_command(st, r, CMD_FIX)))
+		kinds[nk++] = CMD_FIX;
+	free(s);
+	if ((s = scan_k8s_verify(&p, r->ns, r->pvc)))
+		kinds[nk++] = CMD_VERIFY;
+	free(s);
+	if (f->cat != SCAN_EXCLUDED && f->alarm_pct > 0)
+		kinds[nk++] = CMD_ALARM;
+	xgrow((void **)&st->cmd_rows, alloc, st->ncmd_rows + (size_t)nk,
+	      sizeof(*st->cmd_rows));
+	for (int k = 0; k < nk; k++)
+		st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 2 | (uint32_t)kinds[k];
 }
 
 /* The compact findings table and the commands (table and md). */
@@ -261,6 +395,8 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 {
 	struct out_table *t = out_list(doc, "findings", "Findings (by monthly savings)");
 	struct out_table *c = out_list(doc, "commands", "Commands");
+
+	out_main(t);
 	size_t alloc = 0, shown = st->fleet.nrecs;
 
 	if (st->a->limit && (size_t)st->a->limit < shown) {
@@ -282,27 +418,237 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	out_rows_on_demand(t, shown, human_row, st);
 	out_col(c, "volume_id", "Volume", OUT_TEXT);
 	out_col(c, "command", "Command", OUT_TEXT);
-	for (size_t i = 0; i < shown && i < UINT32_MAX / 4; i++) {
-		const struct scan_rec *r = &st->fleet.recs[i];
-		const struct scan_finding *f = &r->f;
-		int has_fix = f->cat != SCAN_EXCLUDED &&
-			      (!f->new_volume || r->az);
-		int has_alarm = f->cat != SCAN_EXCLUDED && f->alarm_pct > 0;
-		char *patch = r->ns && r->pvc ?
-			scan_kubectl_patch(f, r->ns, r->pvc) : NULL;
-
-		xgrow((void **)&st->cmd_rows, &alloc, st->ncmd_rows + 3,
-		      sizeof(*st->cmd_rows));
-		/* the class first: the patch refers to it by name */
-		if (patch)
-			st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 2 | CMD_VAC;
-		if (has_fix || patch)
-			st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 2 | CMD_FIX;
-		if (has_alarm)
-			st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 2 | CMD_ALARM;
-		free(patch);
-	}
+	for (size_t i = 0; i < shown && i < UINT32_MAX / 4; i++)
+		add_command_rows(st, i, &alloc);
 	out_rows_on_demand(c, st->ncmd_rows, command_row, st);
+}
+
+/* ------------------------------------------------------------ cluster */
+
+/* The classes a cluster finding concerns, as a nested list. */
+static void class_cells(struct out_table *t, const struct scan_cluster_finding *cf)
+{
+	struct sbuf b = SBUF_INIT(1 << 14);
+	struct out_table *n;
+
+	for (size_t i = 0; i < cf->nclasses; i++) {
+		const struct inv_sc *sc = cf->classes[i];
+
+		sbuf_addf(&b, "%s%.64s (%.64s%s%s)", i ? ", " : "", sc->name,
+			  sc->provisioner, sc->ebs ? " " : "",
+			  sc->ebs ? model_type_name(sc->type) : "");
+	}
+	n = out_nested(t, b.buf ? b.buf : "");
+	sbuf_release(&b);
+	out_col(n, "name", "name", OUT_TEXT);
+	out_col(n, "provisioner", "provisioner", OUT_TEXT);
+	out_col(n, "type", "type", OUT_TEXT);
+	out_col(n, "default", "default", OUT_BOOL);
+	out_col(n, "in_tree", "in_tree", OUT_BOOL);
+	for (size_t i = 0; i < cf->nclasses; i++) {
+		const struct inv_sc *sc = cf->classes[i];
+
+		out_row(n);
+		out_str(n, sc->name);
+		out_str(n, sc->provisioner);
+		out_str(n, sc->ebs ? model_type_name(sc->type) : NULL);
+		out_bool(n, sc->is_default != 0);
+		out_bool(n, sc->in_tree);
+	}
+}
+
+/* Money per GiB-month of a priced finding ("$0.0912" for people), else null. */
+static void rate_cell(struct out_table *t, int priced, double v, int human)
+{
+	char buf[32];
+
+	if (!priced) {
+		out_null(t);
+	} else if (human) {
+		scan_k8s_fmt_rate(v, buf, sizeof(buf));
+		out_str(t, buf);
+	} else {
+		out_num(t, v);
+	}
+}
+
+/* The columns of the cluster findings: key, human title (NULL: machine
+ * formats only), style in machine and human formats. */
+static const struct {
+	const char *key, *title;
+	enum out_style style, human_style;
+} cluster_cols[] = {
+	{ "category", "Finding", OUT_TEXT, OUT_TEXT },
+	{ "storage_classes", "StorageClasses", OUT_TEXT, OUT_TEXT },
+	{ "claims_on_gp2_classes", "Claims on gp2", OUT_INT, OUT_INT },
+	{ "region", NULL, OUT_TEXT, OUT_TEXT },
+	{ "per_gib_month.gp2_usd", "gp2 /GiB-month", OUT_USD, OUT_TEXT },
+	{ "per_gib_month.gp3_usd", "gp3 /GiB-month", OUT_USD, OUT_TEXT },
+	{ "per_gib_month.savings_usd", NULL, OUT_USD, OUT_USD },
+	{ "per_gib_month.savings_pct", NULL, OUT_PCT, OUT_PCT },
+	{ "reason", "Why", OUT_TEXT, OUT_TEXT },
+	{ "fix.storage_class", NULL, OUT_TEXT, OUT_TEXT },
+	{ "fix.existing_class", NULL, OUT_BOOL, OUT_BOOL },
+	{ "fix.manifest", NULL, OUT_TEXT, OUT_TEXT },
+	{ "fix.annotate_command", NULL, OUT_TEXT, OUT_TEXT },
+	{ "fix.apply_command", NULL, OUT_TEXT, OUT_TEXT },
+	{ "fix.default_command", NULL, OUT_TEXT, OUT_TEXT },
+};
+
+/* One cluster finding's cells (the human formats: the titled columns). */
+static void cluster_row(struct out_table *t, const struct scan_fleet *fl,
+			const struct scan_cluster_finding *cf, int human)
+{
+	double save = cf->gp2_usd_per_gib - cf->gp3_usd_per_gib;
+	int priced = cf->priced;
+
+	out_row(t);
+	out_str(t, scan_cluster_cat_name(cf->cat));
+	class_cells(t, cf);
+	out_int(t, (long long)cf->gp2_pvcs);
+	if (!human)
+		out_str(t, fl->cl_region[0] ? fl->cl_region : NULL);
+	rate_cell(t, priced, cf->gp2_usd_per_gib, human);
+	rate_cell(t, priced, cf->gp3_usd_per_gib, human);
+	if (!human) {
+		rate_cell(t, priced, scan_usd(save), 0);
+		rate_cell(t, priced, priced ? round(save / cf->gp2_usd_per_gib * 1e4) / 100.0 : 0, 0);
+	}
+	out_str(t, cf->reason);
+	if (human)
+		return;
+	out_str(t, cf->has_fix ? cf->spec.name : NULL);
+	if (cf->has_fix)
+		out_bool(t, cf->keep != NULL);
+	else
+		out_null(t);
+	out_str(t, cf->manifest);
+	out_str(t, cf->annotate);
+	out_str(t, cf->create);
+	out_str(t, cf->make_default);
+}
+
+/* The cluster commands in the order they are run (human formats). */
+static void cluster_commands(struct out_doc *doc, const struct scan_fleet *fl)
+{
+	struct out_table *c = out_list(doc, "cluster_commands", "Cluster commands");
+
+	out_col(c, "category", "Finding", OUT_TEXT);
+	out_col(c, "command", "Command", OUT_TEXT);
+	for (size_t i = 0; i < fl->ncl; i++) {
+		const char *cmds[] = { fl->cl[i].annotate, fl->cl[i].create,
+				       fl->cl[i].make_default };
+
+		for (size_t j = 0; j < ARRAY_SIZE(cmds); j++) {
+			if (!cmds[j])
+				continue;
+			out_row(c);
+			out_str(c, scan_cluster_cat_name(fl->cl[i].cat));
+			human_command(c, cmds[j]);
+		}
+	}
+}
+
+/*
+ * The cluster findings (a default StorageClass that provisions gp2, is
+ * in-tree, several defaults, none): listed before the volume findings.
+ * JSON and CSV get every field (the list always, empty or not), the human
+ * formats a compact table, when there is a finding, and the commands.
+ */
+static void cluster_findings(struct out_doc *doc, const struct scan_state *st,
+			     int human)
+{
+	const struct scan_fleet *fl = &st->fleet;
+	struct out_table *t;
+
+	if (human && !fl->ncl)
+		return;
+	t = out_list(doc, "cluster_findings", "Cluster findings (no single volume)");
+	for (size_t i = 0; i < ARRAY_SIZE(cluster_cols); i++) {
+		if (human && !cluster_cols[i].title)
+			continue;
+		out_col(t, cluster_cols[i].key,
+			human ? cluster_cols[i].title : cluster_cols[i].key,
+			human ? cluster_cols[i].human_style : cluster_cols[i].style);
+	}
+	for (size_t i = 0; i < fl->ncl; i++)
+		cluster_row(t, fl, &fl->cl[i], human);
+	if (human)
+		cluster_commands(doc, fl);
+}
+
+/* Plans of the findings by method, for the record and the notes. */
+struct k8s_counts {
+	size_t vac, reused, in_tree, blocked;
+};
+
+static void count_plans(const struct scan_state *st, struct k8s_counts *n)
+{
+	memset(n, 0, sizeof(*n));
+	for (size_t i = 0; i < st->fleet.nrecs; i++) {
+		const struct scan_rec *r = &st->fleet.recs[i];
+		struct scan_k8s_plan p;
+
+		if (!r->pv)
+			continue;
+		scan_k8s_plan(&st->fleet.cluster, r->pv, &r->f, &p);
+		n->vac += p.method == SCAN_K8S_VAC;
+		n->reused += p.method == SCAN_K8S_VAC && p.reused;
+		n->in_tree += p.method == SCAN_K8S_MODIFY_VOLUME;
+		n->blocked += p.method == SCAN_K8S_BLOCKED;
+	}
+}
+
+/*
+ * The Kubernetes record (when the inputs had Kubernetes objects) and the
+ * notes on the plans: which API version the manifests use and why, the
+ * rules of ModifyVolume, in-tree volumes, claims left alone.
+ */
+static void kubernetes(struct out_doc *doc, const struct scan_state *st)
+{
+	const struct inv_k8s *k = &st->k8s;
+	const struct scan_k8s *c = &st->fleet.cluster;
+	struct out_table *t;
+	struct k8s_counts n;
+	size_t defaults = 0, under_way = 0;
+
+	if (!k->nsc && !k->npv && !k->npvc && !k->nvac)
+		return;
+	count_plans(st, &n);
+	for (size_t i = 0; i < k->nsc; i++)
+		defaults += k->sc[i].is_default != 0;
+	for (size_t i = 0; i < k->npvc; i++)
+		under_way += k->pvc[i].modify != INV_MOD_NONE;
+	t = out_record(doc, "kubernetes", "Kubernetes");
+	out_kv_int(t, "storage_classes", "StorageClasses", (long long)k->nsc);
+	out_kv_int(t, "default_classes", "Default StorageClasses", (long long)defaults);
+	out_kv_int(t, "persistent_volumes", "EBS PersistentVolumes", (long long)k->npv);
+	out_kv_int(t, "claims", "PersistentVolumeClaims", (long long)k->npvc);
+	out_kv_int(t, "claims_on_gp2_classes", "Claims on gp2 classes",
+		   (long long)scan_k8s_gp2_claims(c));
+	out_kv_int(t, "modifications_under_way", "Modifications under way or refused",
+		   (long long)under_way);
+	out_kv_int(t, "volume_attributes_classes", "VolumeAttributesClasses", (long long)k->nvac);
+	out_kv_int(t, "volume_attributes_classes_reused", "Findings reusing a class",
+		   (long long)n.reused);
+	out_kv_str(t, "volume_attributes_class_api", "VolumeAttributesClass API", c->vac_api);
+	out_kv_str(t, "volume_attributes_class_api_from", "... read from",
+		   c->vac_api_from_cluster ? "cluster" : "default");
+	if (n.vac) {
+		if (c->vac_api_from_cluster)
+			out_note(doc, "VolumeAttributesClass manifests use %s, the version of the cluster's classes",
+				 c->vac_api);
+		else
+			out_note(doc, "VolumeAttributesClass manifests use %s (Kubernetes 1.34+; no class was given to read the version from): on 1.31-1.33 write storage.k8s.io/v1beta1 and enable the VolumeAttributesClass feature gate",
+				 c->vac_api);
+		out_note(doc, "one VolumeAttributesClass per volume carries type, IOPS and throughput together; each modification must complete before the next, at most four per volume in a rolling 24 hours; after the patch, the verify command prints the class once it is applied");
+	}
+	if (n.in_tree)
+		out_note(doc, "%zu in-tree awsElasticBlockStore volume(s): a VolumeAttributesClass does not reach them; their command is aws ec2 modify-volume",
+			 n.in_tree);
+	if (n.blocked)
+		out_note(doc, "%zu claim(s) with a modification under way or refused: listed with its status (k8s.modify_status), no new command",
+			 n.blocked);
 }
 
 /* Totals never add two currencies: one per (key, currency). */
@@ -450,6 +796,8 @@ int scan_report(struct scan_state *st)
 		qsort(st->fleet.recs, fl->nrecs, sizeof(*fl->recs), rec_cmp);
 	out_doc_notes_key(doc);
 	summary(doc, st);
+	kubernetes(doc, st);
+	cluster_findings(doc, st, human);
 	if (human)
 		human_findings(doc, st);
 	else

@@ -1,6 +1,7 @@
 /*
- * inventory_parse.c - describe-volumes (streamed), kubectl PV/StorageClass,
- * CloudWatch get-metric-data and usage CSV: bytes in, structs out.
+ * inventory_parse.c - describe-volumes (streamed), kubectl PV, PVC,
+ * StorageClass and VolumeAttributesClass, CloudWatch get-metric-data and
+ * usage CSV: bytes in, structs out.
  *
  * describe-volumes files reach 1,000,000 volumes (500+ MB).  Instead of
  * one cJSON tree for the whole document (about 7x the file in memory),
@@ -508,41 +509,146 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* A StorageClass object into k (EBS provisioners only). */
-static void add_sc(const char *name, const cJSON *o, struct inv_k8s *k,
-		   struct inv_warnings *w)
+/*
+ * Longest object name (a DNS subdomain, RFC 1123) and namespace (a DNS
+ * label) the API server accepts; anything longer is not a real object.
+ */
+#define K8S_NAME_MAX 253
+#define K8S_NS_MAX 63
+
+/* A copy of a name of 1 to K8S_NAME_MAX bytes, else NULL. */
+static char *name_or_null(const char *s)
 {
-	const char *prov = jstr(o, "provisioner");
-	const cJSON *par = cJSON_GetObjectItemCaseSensitive(o, "parameters");
-	const char *scname = jstr(jpath(o, "metadata", NULL), "name");
+	return s && *s && strlen(s) <= K8S_NAME_MAX ? xstrdup(s) : NULL;
+}
+
+/* metadata.annotations[key] of o when a string, else NULL. */
+static const char *annotation(const cJSON *o, const char *key)
+{
+	return jstr(jpath(o, "metadata", "annotations"), key);
+}
+
+/* metadata.name of o when 1 to K8S_NAME_MAX bytes, else NULL. */
+static const char *object_name(const cJSON *o)
+{
+	const char *s = jstr(jpath(o, "metadata", NULL), "name");
+
+	return s && *s && strlen(s) <= K8S_NAME_MAX ? s : NULL;
+}
+
+/* Where an object is, for messages: "item #3" of a List, or "object". */
+struct k8s_place {
+	char text[32];
+};
+
+static const char *place_of(struct k8s_place *p, int in_list, size_t index)
+{
+	if (in_list)
+		xsnprintf(p->text, sizeof(p->text), "item #%zu", index + 1);
+	else
+		xsnprintf(p->text, sizeof(p->text), "the object");
+	return p->text;
+}
+
+/* The default-class markers of a StorageClass (exactly "true", as the
+ * API server's IsDefaultAnnotation reads them). */
+static unsigned default_marks(const cJSON *o)
+{
+	const char *ga = annotation(o, "storageclass.kubernetes.io/is-default-class");
+	const char *beta = annotation(o, "storageclass.beta.kubernetes.io/is-default-class");
+
+	return (ga && !strcmp(ga, "true") ? INV_SC_DEFAULT : 0) |
+	       (beta && !strcmp(beta, "true") ? INV_SC_DEFAULT_BETA : 0);
+}
+
+/* 1 when s is a plain file system name (ext4, xfs): [a-z0-9], 1-16. */
+static int fstype_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 16 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789") == n;
+}
+
+/*
+ * The EBS parameters of a StorageClass into sc (T12 [K1]: values are
+ * strings, keys case-insensitive but csi.storage.k8s.io/fstype).  -1 after
+ * a warning when the type is unknown (the class is not kept).
+ */
+static int sc_parameters(const char *name, const char *scname,
+			 const cJSON *par, struct inv_sc *sc,
+			 struct inv_warnings *w)
+{
 	const char *type = jstr_ci(par, "type"), *s;
-	struct inv_sc sc = { 0 };
 	char b1[96], b2[96];
 	long l;
 
-	if (!scname || !prov)
-		return;
-	sc.ebs = !strcmp(prov, "ebs.csi.aws.com") ||
-		 !strcmp(prov, "kubernetes.io/aws-ebs");
-	if (!sc.ebs)
-		return;
 	/* K1: CSI default gp3 (since v0.8.0); the in-tree plugin's is gp2 */
-	sc.type = strcmp(prov, "ebs.csi.aws.com") ? VT_GP2 : VT_GP3;
-	if (type && model_type_parse(type, &sc.type)) {
+	sc->type = sc->in_tree ? VT_GP2 : VT_GP3;
+	if (type && model_type_parse(type, &sc->type)) {
 		inv_warn(w, "'%s': storage class '%s' has unknown type '%s'; its volumes are skipped",
 			 name, shown(scname, b1, sizeof(b1)),
 			 shown(type, b2, sizeof(b2)));
-		return;
+		return -1;
 	}
 	if ((s = jstr_ci(par, "iops")) && !parse_long_range(s, 1, 10000000, &l))
-		sc.iops = l;
+		sc->iops = l;
 	if ((s = jstr_ci(par, "iopsPerGB")))
-		(void)parse_nonneg_double(s, &sc.iops_per_gb);
+		(void)parse_nonneg_double(s, &sc->iops_per_gb);
 	if ((s = jstr_ci(par, "throughput")) && !parse_long_range(s, 1, 1000000, &l))
-		sc.throughput_mibps = l;
+		sc->throughput_mibps = l;
 	s = jstr_ci(par, "allowAutoIOPSPerGBIncrease");
-	sc.auto_iops_increase = s && !strcasecmp(s, "true");
+	sc->auto_iops_increase = s && !strcasecmp(s, "true");
+	s = jstr_ci(par, "encrypted");
+	sc->encrypted = s && !strcasecmp(s, "true");
+	if ((s = jstr_ci(par, "kmsKeyId"))) {
+		if (inventory_valid_kms_key(s))
+			sc->kms_key_id = xstrdup(s);
+		else
+			sc->kms_unsafe = 1;
+	}
+	s = jstr(par, "csi.storage.k8s.io/fstype");
+	if (!s)
+		s = jstr_ci(par, "fsType");
+	if (s && fstype_ok(s))
+		sc->fstype = xstrdup(s);
+	else if (s)
+		inv_warn(w, "'%s': storage class '%s' has file system type '%s', not a plain name; not carried over",
+			 name, shown(scname, b1, sizeof(b1)), shown(s, b2, sizeof(b2)));
+	return 0;
+}
+
+/* A StorageClass object into k (every provisioner; EBS ones parsed). */
+static void add_sc(const char *name, const cJSON *o, const char *place,
+		   struct inv_k8s *k, struct inv_warnings *w)
+{
+	const char *prov = jstr(o, "provisioner");
+	const char *scname = object_name(o);
+	const char *created = jstr(jpath(o, "metadata", NULL), "creationTimestamp");
+	const char *policy = jstr(o, "reclaimPolicy");
+	struct inv_sc sc = { 0 };
+
+	if (!scname || !prov || !*prov || strlen(prov) > K8S_NAME_MAX) {
+		inv_warn(w, "'%s': %s: storage class without a usable %s; skipped",
+			 name, place, scname ? "provisioner" : "metadata.name");
+		return;
+	}
+	sc.in_tree = !strcmp(prov, "kubernetes.io/aws-ebs");
+	sc.ebs = sc.in_tree || !strcmp(prov, "ebs.csi.aws.com");
+	if (sc.ebs &&
+	    sc_parameters(name, scname, cJSON_GetObjectItemCaseSensitive(o, "parameters"),
+			  &sc, w)) {
+		free(sc.kms_key_id);
+		free(sc.fstype);
+		return;
+	}
+	sc.is_default = default_marks(o);
+	sc.retain = policy && !strcmp(policy, "Retain");
+	if (created && strlen(created) < sizeof(sc.created))
+		xsnprintf(sc.created, sizeof(sc.created), "%s", created);
 	sc.name = xstrdup(scname);
+	sc.provisioner = xstrdup(prov);
+	sc.order = k->nsc;
 	xgrow((void **)&k->sc, &k->asc, k->nsc + 1, sizeof(*k->sc));
 	k->sc[k->nsc++] = sc;
 }
@@ -568,13 +674,19 @@ static const char *pv_zone(const cJSON *spec)
 	return NULL;
 }
 
-/* The volume id of an EBS PV (CSI or in-tree, aws://ZONE/vol-.. form). */
-static const char *pv_volume(const cJSON *spec, char *zone, size_t zn)
+/*
+ * The volume id of an EBS PV: CSI (volumeHandle), or in-tree
+ * awsElasticBlockStore (*in_tree set; the aws://ZONE/vol-.. form gives
+ * the zone too).  NULL for other volume sources.
+ */
+static const char *pv_volume(const cJSON *spec, char *zone, size_t zn,
+			     int *in_tree)
 {
 	const cJSON *csi = cJSON_GetObjectItemCaseSensitive(spec, "csi");
 	const char *id, *slash;
 
 	zone[0] = '\0';
+	*in_tree = 0;
 	if (csi) {
 		const char *drv = jstr(csi, "driver");
 
@@ -582,6 +694,7 @@ static const char *pv_volume(const cJSON *spec, char *zone, size_t zn)
 			jstr(csi, "volumeHandle") : NULL;
 	}
 	id = jstr(jpath(spec, "awsElasticBlockStore", NULL), "volumeID");
+	*in_tree = id != NULL;
 	if (id && str_starts_with(id, "aws://") &&
 	    (slash = strrchr(id, '/')) && slash > id + 6) {
 		xsnprintf(zone, zn, "%.*s", (int)(slash - id - 6), id + 6);
@@ -593,24 +706,60 @@ static const char *pv_volume(const cJSON *spec, char *zone, size_t zn)
 }
 
 /*
- * An EBS PersistentVolume into k: CSI or in-tree, id validated, capacity
- * in whole GiB, zone, storage class and claim.  Others are skipped.
+ * The volume-modifier-for-k8s annotations of a PV (ebs.csi.aws.com/
+ * volumeType, /iops, /throughput; formats.md section 7): what the volume
+ * was modified to.  Unusable values are warned about and ignored.
  */
-static void add_pv(const char *name, const cJSON *o, size_t index,
-		   struct inv_k8s *k, struct inv_warnings *w)
+static void pv_annotations(const char *name, const char *pvname,
+			   const cJSON *o, struct inv_pv *pv,
+			   struct inv_warnings *w)
+{
+	const char *t = annotation(o, "ebs.csi.aws.com/volumeType");
+	const char *iops = annotation(o, "ebs.csi.aws.com/iops");
+	const char *tput = annotation(o, "ebs.csi.aws.com/throughput");
+	char b1[96], b2[96];
+	long l;
+
+	if (t && !model_type_parse(t, &pv->ann_type))
+		pv->ann_have_type = 1;
+	else if (t)
+		inv_warn(w, "'%s': persistent volume '%s': annotation ebs.csi.aws.com/volumeType '%s' is not a volume type; ignored",
+			 name, shown(pvname, b1, sizeof(b1)), shown(t, b2, sizeof(b2)));
+	if (iops && !parse_long_range(iops, 1, 10000000, &l))
+		pv->ann_iops = l;
+	else if (iops)
+		inv_warn(w, "'%s': persistent volume '%s': annotation ebs.csi.aws.com/iops '%s' is not a whole number; ignored",
+			 name, shown(pvname, b1, sizeof(b1)), shown(iops, b2, sizeof(b2)));
+	if (tput && !parse_long_range(tput, 1, 1000000, &l))
+		pv->ann_throughput_mibps = l;
+	else if (tput)
+		inv_warn(w, "'%s': persistent volume '%s': annotation ebs.csi.aws.com/throughput '%s' is not a whole number; ignored",
+			 name, shown(pvname, b1, sizeof(b1)), shown(tput, b2, sizeof(b2)));
+}
+
+/*
+ * An EBS PersistentVolume into k: CSI or in-tree, id validated, capacity
+ * in whole GiB, zone, storage class, claim and modification annotations.
+ * Others are skipped.
+ */
+static void add_pv(const char *name, const cJSON *o, const char *place,
+		   size_t index, struct inv_k8s *k, struct inv_warnings *w)
 {
 	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(o, "spec");
 	const cJSON *claim = cJSON_GetObjectItemCaseSensitive(spec, "claimRef");
-	const char *pvname = jstr(jpath(o, "metadata", NULL), "name");
+	const char *pvname = object_name(o);
 	const char *cap = jstr(jpath(spec, "capacity", NULL), "storage");
-	const char *az, *id;
+	const char *az, *id, *mig;
 	char zone[64], b1[96], b2[96];
 	struct inv_pv pv = { 0 };
 
-	if (!(id = pv_volume(spec, zone, sizeof(zone))))
+	if (!(id = pv_volume(spec, zone, sizeof(zone), &pv.in_tree)))
 		return;
-	if (!pvname)
-		pvname = "(unnamed)";
+	if (!pvname) {
+		inv_warn(w, "'%s': %s: persistent volume without a usable metadata.name; skipped",
+			 name, place);
+		return;
+	}
 	if (!inventory_valid_volume_id(id)) {
 		inv_warn(w, "'%s': persistent volume '%s' has volume id '%s', not vol-...; skipped",
 			 name, shown(pvname, b1, sizeof(b1)), shown(id, b2, sizeof(b2)));
@@ -622,30 +771,185 @@ static void add_pv(const char *name, const cJSON *o, size_t index,
 		return;
 	}
 	az = pv_zone(spec);
+	mig = annotation(o, "pv.kubernetes.io/migrated-to");
+	pv.migrated = pv.in_tree && mig && !strcmp(mig, "ebs.csi.aws.com");
+	pv_annotations(name, pvname, o, &pv, w);
 	pv.name = xstrdup(pvname);
 	xsnprintf(pv.vol_id, sizeof(pv.vol_id), "%s", id);
 	pv.az = dup_or_null(az ? az : zone[0] ? zone : NULL);
-	pv.storage_class = dup_or_null(jstr(spec, "storageClassName"));
-	pv.ns = dup_or_null(jstr(claim, "namespace"));
-	pv.pvc = dup_or_null(jstr(claim, "name"));
-	pv.vac = dup_or_null(jstr(spec, "volumeAttributesClassName"));
+	pv.storage_class = name_or_null(jstr(spec, "storageClassName"));
+	pv.ns = name_or_null(jstr(claim, "namespace"));
+	pv.pvc = name_or_null(jstr(claim, "name"));
+	pv.vac = name_or_null(jstr(spec, "volumeAttributesClassName"));
 	pv.file = xstrdup(name);
 	pv.index = index;
 	xgrow((void **)&k->pv, &k->apv, k->npv + 1, sizeof(*k->pv));
 	k->pv[k->npv++] = pv;
 }
 
-static void add_k8s_object(const char *name, const cJSON *o, size_t index,
-			   struct inv_k8s *k, struct inv_warnings *w)
+/* status.modifyVolumeStatus.status as an enum (KEP-3751 values). */
+static enum inv_modify modify_status(const char *s)
+{
+	if (!s)
+		return INV_MOD_NONE;
+	if (!strcmp(s, "Pending"))
+		return INV_MOD_PENDING;
+	if (!strcmp(s, "InProgress"))
+		return INV_MOD_IN_PROGRESS;
+	if (!strcmp(s, "Infeasible"))
+		return INV_MOD_INFEASIBLE;
+	return INV_MOD_OTHER;
+}
+
+/*
+ * A PersistentVolumeClaim into k: its name and namespace (required), its
+ * classes, and the state of a VolumeAttributesClass modification: the
+ * status the resizer reports, or Pending when the class asked for in
+ * spec is not yet the current one.
+ */
+static void add_pvc(const char *name, const cJSON *o, const char *place,
+		    size_t index, struct inv_k8s *k, struct inv_warnings *w)
+{
+	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(o, "spec");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
+	const cJSON *mvs = cJSON_GetObjectItemCaseSensitive(st, "modifyVolumeStatus");
+	const char *pname = object_name(o);
+	const char *ns = jstr(jpath(o, "metadata", NULL), "namespace");
+	const char *phase = jstr(st, "phase");
+	struct inv_pvc c = { 0 };
+
+	if (!pname || !ns || !*ns || strlen(ns) > K8S_NS_MAX) {
+		inv_warn(w, "'%s': %s: persistent volume claim without a usable %s; skipped",
+			 name, place, pname ? "metadata.namespace" : "metadata.name");
+		return;
+	}
+	c.ns = xstrdup(ns);
+	c.name = xstrdup(pname);
+	c.storage_class = name_or_null(jstr(spec, "storageClassName"));
+	c.volume = name_or_null(jstr(spec, "volumeName"));
+	c.vac = name_or_null(jstr(spec, "volumeAttributesClassName"));
+	c.current_vac = name_or_null(jstr(st, "currentVolumeAttributesClassName"));
+	c.target_vac = name_or_null(jstr(mvs, "targetVolumeAttributesClassName"));
+	c.modify = modify_status(jstr(mvs, "status"));
+	if (mvs && c.modify == INV_MOD_NONE)
+		c.modify = INV_MOD_OTHER;   /* a status without its status */
+	if (c.modify == INV_MOD_NONE && c.vac &&
+	    (!c.current_vac || strcmp(c.vac, c.current_vac))) {
+		c.modify = INV_MOD_PENDING;
+		if (!c.target_vac)
+			c.target_vac = xstrdup(c.vac);
+	}
+	c.bound = phase && !strcmp(phase, "Bound");
+	c.file = xstrdup(name);
+	c.index = index;
+	xgrow((void **)&k->pvc, &k->apvc, k->npvc + 1, sizeof(*k->pvc));
+	k->pvc[k->npvc++] = c;
+}
+
+/* A volume type as the EBS API spells it (lowercase), else -1. */
+static int exact_type(const char *s, enum vol_type *t)
+{
+	return model_type_parse(s, t) || strcmp(model_type_name(*t), s) ? -1 : 0;
+}
+
+/*
+ * The parameters of a VolumeAttributesClass as the EBS CSI driver reads
+ * them (T13 [K2]: type, iops, throughput, tagSpecification_N; the older
+ * key volumeType when type is absent).  Values it cannot parse make the
+ * class invalid; keys it does not read are counted.
+ */
+static void vac_parameters(const cJSON *par, struct inv_vac *v)
+{
+	const cJSON *p;
+	const char *old_type = NULL;
+	long l;
+
+	cJSON_ArrayForEach(p, par) {
+		const char *key = p->string, *val = cJSON_GetStringValue(p);
+
+		if (!key || !val) {
+			v->invalid = 1;
+		} else if (!strcmp(key, "type")) {
+			v->have_type = !exact_type(val, &v->type);
+			v->invalid |= !v->have_type;
+		} else if (!strcmp(key, "volumeType")) {
+			old_type = val;
+		} else if (!strcmp(key, "iops")) {
+			if (parse_long_range(val, 1, 10000000, &l))
+				v->invalid = 1;
+			else
+				v->iops = l;
+		} else if (!strcmp(key, "throughput")) {
+			if (parse_long_range(val, 1, 1000000, &l))
+				v->invalid = 1;
+			else
+				v->throughput_mibps = l;
+		} else if (str_starts_with(key, "tagSpecification")) {
+			v->tags = 1;
+		} else {
+			v->other = 1;
+		}
+	}
+	if (old_type && !v->have_type) {
+		v->have_type = !exact_type(old_type, &v->type);
+		v->invalid |= !v->have_type;
+	}
+}
+
+/* 1 when s is an API version of the storage.k8s.io group. */
+static int storage_api(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n > 15 && n < 40 && str_starts_with(s, "storage.k8s.io/") &&
+	       strspn(s + 15, "abcdefghijklmnopqrstuvwxyz0123456789") == n - 15;
+}
+
+/* A VolumeAttributesClass into k (any driver: their names are taken). */
+static void add_vac(const char *name, const cJSON *o, const char *place,
+		    size_t index, struct inv_k8s *k, struct inv_warnings *w)
+{
+	const char *vname = object_name(o), *api = jstr(o, "apiVersion");
+	const char *drv = jstr(o, "driverName");
+	struct inv_vac v = { 0 };
+	char b1[96];
+
+	if (!vname) {
+		inv_warn(w, "'%s': %s: volume attributes class without a usable metadata.name; skipped",
+			 name, place);
+		return;
+	}
+	v.ebs = drv && !strcmp(drv, "ebs.csi.aws.com");
+	vac_parameters(cJSON_GetObjectItemCaseSensitive(o, "parameters"), &v);
+	if (v.ebs && v.invalid)
+		inv_warn(w, "'%s': volume attributes class '%s' has a parameter the EBS CSI driver cannot read; never reused",
+			 name, shown(vname, b1, sizeof(b1)));
+	v.name = xstrdup(vname);
+	v.api_version = storage_api(api) ? xstrdup(api) : NULL;
+	v.file = xstrdup(name);
+	v.index = index;
+	xgrow((void **)&k->vac, &k->avac, k->nvac + 1, sizeof(*k->vac));
+	k->vac[k->nvac++] = v;
+}
+
+static void add_k8s_object(const char *name, const cJSON *o, int in_list,
+			   size_t index, struct inv_k8s *k,
+			   struct inv_warnings *w)
 {
 	const char *kind = jstr(o, "kind");
+	struct k8s_place p;
+	const char *at = place_of(&p, in_list, index);
 
 	if (!kind)
 		return;
 	if (!strcmp(kind, "StorageClass"))
-		add_sc(name, o, k, w);
+		add_sc(name, o, at, k, w);
 	else if (!strcmp(kind, "PersistentVolume"))
-		add_pv(name, o, index, k, w);
+		add_pv(name, o, at, index, k, w);
+	else if (!strcmp(kind, "PersistentVolumeClaim"))
+		add_pvc(name, o, at, index, k, w);
+	else if (!strcmp(kind, "VolumeAttributesClass"))
+		add_vac(name, o, at, index, k, w);
 }
 
 int inventory_parse_k8s(const char *name, const char *buf, size_t len,
@@ -659,22 +963,32 @@ int inventory_parse_k8s(const char *name, const char *buf, size_t len,
 	if ((rc = parse_whole(name, buf, len, &doc, err)))
 		return rc;
 	items = cJSON_GetObjectItemCaseSensitive(doc, "items");
-	if (cJSON_IsArray(items)) {
+	if (!cJSON_IsObject(doc))
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "cannot parse '%s': expected a kubectl object or List",
+			      name);
+	else if (items && !cJSON_IsArray(items))
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "cannot parse '%s': \"items\" is not an array", name);
+	else if (items)
 		cJSON_ArrayForEach(it, items)
-			add_k8s_object(name, it, i++, k, w);
-	} else {
-		add_k8s_object(name, doc, 0, k, w);
-	}
+			add_k8s_object(name, it, 1, i++, k, w);
+	else
+		add_k8s_object(name, doc, 0, 0, k, w);
 	cJSON_Delete(doc);
-	return 0;
+	return rc;
 }
 
 void inv_k8s_release(struct inv_k8s *k)
 {
 	if (!k)
 		return;
-	for (size_t i = 0; i < k->nsc; i++)
+	for (size_t i = 0; i < k->nsc; i++) {
 		free(k->sc[i].name);
+		free(k->sc[i].kms_key_id);
+		free(k->sc[i].fstype);
+		free(k->sc[i].provisioner);
+	}
 	for (size_t i = 0; i < k->npv; i++) {
 		struct inv_pv *p = &k->pv[i];
 
@@ -686,8 +1000,27 @@ void inv_k8s_release(struct inv_k8s *k)
 		free(p->vac);
 		free(p->file);
 	}
+	for (size_t i = 0; i < k->npvc; i++) {
+		struct inv_pvc *c = &k->pvc[i];
+
+		free(c->ns);
+		free(c->name);
+		free(c->storage_class);
+		free(c->volume);
+		free(c->vac);
+		free(c->current_vac);
+		free(c->target_vac);
+		free(c->file);
+	}
+	for (size_t i = 0; i < k->nvac; i++) {
+		free(k->vac[i].name);
+		free(k->vac[i].api_version);
+		free(k->vac[i].file);
+	}
 	free(k->sc);
 	free(k->pv);
+	free(k->pvc);
+	free(k->vac);
 	memset(k, 0, sizeof(*k));
 }
 

@@ -72,6 +72,8 @@ void scan_fleet_release(struct scan_fleet *f)
 	strmap_release(&f->strings);
 	strmap_release(&f->seen);
 	strmap_release(&f->pv_by_id);
+	scan_k8s_release(&f->cluster);
+	scan_cluster_findings_free(f->cl, f->ncl);
 	inv_warnings_release(&f->warn);
 	memset(f, 0, sizeof(*f));
 }
@@ -236,6 +238,7 @@ void scan_fleet_add_usage(struct scan_fleet *f, const struct inv_usage *u)
 void scan_fleet_set_k8s(struct scan_fleet *f, const struct inv_k8s *k)
 {
 	f->k8s = k;
+	scan_k8s_init(&f->cluster, k);
 	for (size_t i = 0; i < k->npv; i++)
 		strmap_put(&f->pv_by_id, k->pv[i].vol_id, &k->pv[i]);
 }
@@ -310,6 +313,7 @@ static int analyse(struct scan_fleet *f, const char *file,
 	if (pv) {
 		r->ns = dup_or_null(pv->ns);
 		r->pvc = dup_or_null(pv->pvc);
+		r->pv = pv;
 	}
 	r->kms = dup_or_null(fd.kms_key_id);
 	r->f.kms_key_id = r->kms;
@@ -414,15 +418,6 @@ int scan_fleet_volume(struct scan_fleet *f, const char *file,
 	return analyse(f, file, &sv, v->tags, v->ntags, pv, err);
 }
 
-/* The StorageClass named name, or NULL. */
-static const struct inv_sc *find_sc(const struct inv_k8s *k, const char *name)
-{
-	for (size_t i = 0; name && i < k->nsc; i++)
-		if (!strcmp(k->sc[i].name, name))
-			return &k->sc[i];
-	return NULL;
-}
-
 void scan_pv_config(const struct volume_limits *lim, const struct inv_sc *sc,
 		    long size_gib, struct vol_config *cfg)
 {
@@ -447,10 +442,10 @@ void scan_pv_config(const struct volume_limits *lim, const struct inv_sc *sc,
 /* A PV that describe-volumes did not cover. */
 static int analyse_pv(struct scan_fleet *f, const struct inv_pv *pv, char *err)
 {
-	const struct inv_sc *sc = find_sc(f->k8s, pv->storage_class);
+	const struct inv_sc *sc = scan_k8s_sc(&f->cluster, pv->storage_class);
 	struct scan_volume sv = { 0 };
 	const struct volume_limits *lim;
-	char region[32];
+	char region[32], why[160];
 
 	if (!sc) {
 		f->skipped++;
@@ -476,6 +471,12 @@ static int analyse_pv(struct scan_fleet *f, const struct inv_pv *pv, char *err)
 	sv.region = region;
 	sv.az = pv->az;
 	scan_pv_config(lim, sc, pv->size_gib, &sv.cfg);
+	if (scan_k8s_pv_config(&f->cluster, f->lim, pv, &sv.cfg, why, sizeof(why))) {
+		f->skipped++;
+		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): %s; skipped",
+			 pv->file, pv->name, pv->vol_id, why);
+		return 0;
+	}
 	if ((sc->type == VT_IO1 || sc->type == VT_IO2) && sv.cfg.iops < lim->min_iops) {
 		f->skipped++;
 		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): storage class '%s' gives no usable IOPS for %s; skipped",
@@ -497,6 +498,44 @@ int scan_fleet_pvs(struct scan_fleet *f, char *err)
 			return -1;
 	}
 	return 0;
+}
+
+/* The region most PVs are in (by zone), else the default region. */
+static void cluster_region(const struct scan_fleet *f, char *out, size_t n)
+{
+	struct strmap count = STRMAP_INIT;
+	size_t best = 0, *c;
+	char region[32];
+
+	xsnprintf(out, n, "%s", f->o.default_region ? f->o.default_region : "");
+	for (size_t i = 0; f->k8s && i < f->k8s->npv; i++) {
+		const char *az = f->k8s->pv[i].az;
+
+		if (!az || scan_region_of_az(az, region, sizeof(region)))
+			continue;
+		if (!(c = strmap_get(&count, region))) {
+			c = xcalloc(1, sizeof(*c));
+			strmap_put(&count, region, c);
+		}
+		if (++*c > best) {
+			best = *c;
+			xsnprintf(out, n, "%s", region);
+		}
+	}
+	strmap_each(&count, free_val, NULL);
+	strmap_release(&count);
+}
+
+void scan_fleet_cluster(struct scan_fleet *f)
+{
+	const struct price_set *ps = NULL;
+
+	if (!f->k8s || !f->k8s->nsc)
+		return;
+	cluster_region(f, f->cl_region, sizeof(f->cl_region));
+	if (f->cl_region[0])
+		ps = f->o.prices(f->o.prices_arg, f->cl_region);
+	scan_k8s_cluster(&f->cluster, f->cl_region, ps, &f->cl, &f->ncl);
 }
 
 /* strmap_each callback: metrics or usage no scanned volume claimed. */

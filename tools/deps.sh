@@ -9,6 +9,10 @@ set -e
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
 libxlsxwriter-dev zlib1g-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
 zsh fish chromium python3-pil libreoffice-calc-nogui python3-openpyxl"
+# kubectl for the scan tests (t4020): Debian's kubernetes-client, unless a
+# kubectl is already installed (another package's /usr/bin/kubectl would
+# conflict with it)
+command -v kubectl >/dev/null 2>&1 || PKGS="$PKGS kubernetes-client"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

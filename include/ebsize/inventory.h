@@ -29,7 +29,7 @@
 enum inv_kind {
 	INV_UNKNOWN,
 	INV_VOLUMES,     /* {"Volumes": [...]} */
-	INV_K8S,         /* a kubectl object or List (PVs, StorageClasses) */
+	INV_K8S,         /* a kubectl object or List (PV, PVC, classes) */
 	INV_METRICS      /* {"MetricDataResults": [...]} */
 };
 
@@ -99,7 +99,16 @@ int inventory_each_volume(const char *name, const char *buf, size_t len,
 
 /* ------------------------------------------------------------ Kubernetes */
 
-/* A StorageClass: what the EBS provisioner makes of its parameters. */
+/* StorageClass default markers (metadata.annotations ... "true"). */
+#define INV_SC_DEFAULT 1u        /* storageclass.kubernetes.io/is-default-class */
+#define INV_SC_DEFAULT_BETA 2u   /* storageclass.beta.kubernetes.io/is-default-class */
+
+/*
+ * A StorageClass: what the EBS provisioner makes of its parameters, and
+ * what a replacement class must keep.  Classes of other provisioners are
+ * kept too (ebs 0; only name, provisioner, default and order matter):
+ * they count among the default classes.
+ */
 struct inv_sc {
 	char *name;
 	int ebs;                 /* ebs.csi.aws.com or kubernetes.io/aws-ebs */
@@ -108,6 +117,17 @@ struct inv_sc {
 	double iops_per_gb;      /* parameters.iopsPerGB, 0 absent */
 	long throughput_mibps;   /* parameters.throughput, 0 absent */
 	int auto_iops_increase;  /* allowAutoIOPSPerGBIncrease */
+	int in_tree;             /* provisioner kubernetes.io/aws-ebs */
+	unsigned is_default;     /* INV_SC_DEFAULT | INV_SC_DEFAULT_BETA */
+	int encrypted;           /* parameters.encrypted "true" */
+	char *kms_key_id;        /* parameters.kmsKeyId (checked); NULL */
+	int kms_unsafe;          /* kmsKeyId given, not a key id, alias or ARN */
+	char *fstype;            /* csi.storage.k8s.io/fstype (in-tree: fsType),
+				    [a-z0-9] only; NULL */
+	int retain;              /* reclaimPolicy Retain */
+	char *provisioner;
+	char created[32];        /* metadata.creationTimestamp; "" absent */
+	size_t order;            /* position among the classes read */
 };
 
 /* An EBS-backed PersistentVolume. */
@@ -121,6 +141,54 @@ struct inv_pv {
 	char *vac;               /* spec.volumeAttributesClassName; NULL */
 	char *file;
 	size_t index;
+	int in_tree;             /* spec.awsElasticBlockStore (not CSI) */
+	int migrated;            /* pv.kubernetes.io/migrated-to: ebs.csi.aws.com */
+	/* volume-modifier-for-k8s annotations (ebs.csi.aws.com/volumeType,
+	 * /iops, /throughput: what the volume was modified to) */
+	int ann_have_type;
+	enum vol_type ann_type;
+	long ann_iops;           /* 0 absent */
+	long ann_throughput_mibps;
+};
+
+/* status.modifyVolumeStatus.status of a claim (KEP-3751). */
+enum inv_modify {
+	INV_MOD_NONE,            /* no modification under way */
+	INV_MOD_PENDING,         /* "Pending", or spec and status disagree */
+	INV_MOD_IN_PROGRESS,     /* "InProgress" */
+	INV_MOD_INFEASIBLE,      /* "Infeasible": the driver refused it */
+	INV_MOD_OTHER            /* a status this version does not know */
+};
+
+/* A PersistentVolumeClaim (kubectl get pvc -A -o json). */
+struct inv_pvc {
+	char *ns, *name;
+	char *storage_class;     /* spec.storageClassName; NULL */
+	char *volume;            /* spec.volumeName (the PV); NULL */
+	char *vac;               /* spec.volumeAttributesClassName; NULL */
+	char *current_vac;       /* status.currentVolumeAttributesClassName */
+	char *target_vac;        /* status.modifyVolumeStatus
+				    .targetVolumeAttributesClassName */
+	enum inv_modify modify;
+	int bound;               /* status.phase Bound */
+	char *file;
+	size_t index;
+};
+
+/* A VolumeAttributesClass (kubectl get volumeattributesclass -o json). */
+struct inv_vac {
+	char *name;
+	char *api_version;       /* "storage.k8s.io/v1", ...; NULL other */
+	int ebs;                 /* driverName ebs.csi.aws.com */
+	int have_type;           /* parameters.type (or the older volumeType) */
+	enum vol_type type;
+	long iops;               /* parameters.iops; 0 absent */
+	long throughput_mibps;   /* parameters.throughput; 0 absent */
+	int tags;                /* tagSpecification_N parameters */
+	int other;               /* parameters the EBS driver does not read */
+	int invalid;             /* a value the driver cannot parse */
+	char *file;
+	size_t index;
 };
 
 struct inv_k8s {
@@ -128,12 +196,20 @@ struct inv_k8s {
 	size_t nsc, asc;
 	struct inv_pv *pv;
 	size_t npv, apv;
+	struct inv_pvc *pvc;
+	size_t npvc, apvc;
+	struct inv_vac *vac;
+	size_t nvac, avac;
 };
 
 /*
- * Add the StorageClasses and EBS PersistentVolumes of a kubectl JSON
- * document (one object or a List) to k.  Objects of other kinds and PVs of
- * other drivers are skipped; unusable PVs are warned about and skipped.
+ * Add the StorageClasses, EBS PersistentVolumes, PersistentVolumeClaims
+ * and VolumeAttributesClasses of a kubectl JSON document (one object or a
+ * List, of one kind or several) to k.  Objects of other kinds and PVs of
+ * other drivers are skipped; unusable objects are warned about (naming
+ * the file and the object, or its position in "items") and skipped.  Bytes
+ * in (len at most INV_SMALL_CAP): invalid JSON is EBS_ERR_PARSE with the
+ * line, an "items" that is not an array EBS_ERR_PARSE too.
  */
 int inventory_parse_k8s(const char *name, const char *buf, size_t len,
 			struct inv_k8s *k, struct inv_warnings *w, char *err);

@@ -128,21 +128,11 @@ int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
  *   for a right-size (encrypted, with f->kms_key_id, when the volume is),
  *   snapshot-then-delete for an unattached volume.
  *   scan_alarm_command: put-metric-alarm on BurstBalance.
- *   scan_vac_name / scan_vac_manifest / scan_kubectl_patch: Kubernetes
- *   (VolumeAttributesClass, storage.k8s.io/v1, driver ebs.csi.aws.com).
+ * The Kubernetes text (VolumeAttributesClass, kubectl) is scan_k8s.h's.
  */
 char *scan_command(const struct scan_finding *f, const char *id,
 		   const char *region, const char *az);
 char *scan_alarm_command(const struct scan_finding *f, const char *id,
 			 const char *region);
-char *scan_vac_name(const struct vol_config *c);
-char *scan_vac_manifest(const struct scan_finding *f);
-char *scan_kubectl_patch(const struct scan_finding *f, const char *ns,
-			 const char *pvc);
-/* One line creating the VolumeAttributesClass (JSON piped to kubectl). */
-char *scan_vac_apply_command(const struct scan_finding *f);
-
-/* 1 when s is a Kubernetes object name (RFC 1123 subdomain, <= 253). */
-int scan_k8s_name_ok(const char *s);
 
 #endif

@@ -17,6 +17,7 @@
 #include "ebsize/inventory.h"
 #include "ebsize/model.h"
 #include "ebsize/scan.h"
+#include "ebsize/scan_k8s.h"
 #include "ebsize/strmap.h"
 
 /* One finding as kept for the report (compact: 100,000+ of them). */
@@ -30,6 +31,8 @@ struct scan_rec {
 	char *group;          /* the by_tag value */
 	char *ns, *pvc;       /* Kubernetes claim */
 	char *kms;            /* KmsKeyId (f.kms_key_id points here) */
+	const struct inv_pv *pv;   /* its PersistentVolume (in the fleet's
+				      Kubernetes objects); NULL none */
 };
 
 /*
@@ -76,6 +79,10 @@ struct scan_fleet {
 	size_t nno_price, ano_price;
 	struct inv_warnings warn;     /* new warnings; the caller prints and
 					 releases them as it likes */
+	struct scan_k8s cluster;      /* the Kubernetes objects, indexed */
+	struct scan_cluster_finding *cl;   /* scan_fleet_cluster's findings */
+	size_t ncl;
+	char cl_region[32];           /* ... priced in this region */
 	/* private */
 	struct strmap seen;           /* volume id -> file it was read from */
 	struct strmap extra;          /* volume id -> metrics and used space */
@@ -91,7 +98,8 @@ void scan_fleet_release(struct scan_fleet *f);
 
 /*
  * Side inputs, before the volumes: metric series (kept by pointer: m must
- * outlive f), used space, and the Kubernetes objects (by pointer too).
+ * outlive f), used space, and the Kubernetes objects (by pointer too;
+ * set once).
  */
 void scan_fleet_add_metrics(struct scan_fleet *f, const struct inv_metrics *m);
 void scan_fleet_add_usage(struct scan_fleet *f, const struct inv_usage *u);
@@ -110,6 +118,12 @@ int scan_fleet_volume(struct scan_fleet *f, const char *file,
  * from their StorageClass.  0, or -1 with err set.
  */
 int scan_fleet_pvs(struct scan_fleet *f, char *err);
+
+/*
+ * The cluster findings (scan_k8s_cluster) into f->cl, priced in the region
+ * most of the PVs are in (else the default region).  After the PVs.
+ */
+void scan_fleet_cluster(struct scan_fleet *f);
 
 /* Warn about metrics and used space of volumes that were not scanned. */
 void scan_fleet_unmatched(struct scan_fleet *f);

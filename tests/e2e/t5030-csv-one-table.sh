@@ -113,13 +113,13 @@ run --format csv --table summary scan "$SCAN/inv-us.json"
 grep -q '^volumes_scanned,findings,' "$T/out" && ok "scan --table summary: the record as one row" ||
 	fail "scan --table summary: the record as one row"
 run --format csv --table nosuch scan "$SCAN/inv-us.json"
-expect_err "error: unknown table 'nosuch' (use summary, findings, totals_by_currency, totals_by_category, totals_by_region or notes)
+expect_err "error: unknown table 'nosuch' (use summary, cluster_findings, findings, totals_by_currency, totals_by_category, totals_by_region or notes)
 hint: see 'ebsize scan -h'" "scan: the unknown-table message"
 
 # help lists the tables
 run help scan
 expect_out_has "Tables (--format csv --table NAME; the first is the default):" "help scan: the tables heading"
-expect_out_has "  scan               findings, summary, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, notes" \
+expect_out_has "  scan               findings, summary, kubernetes, cluster_findings, cluster_commands, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, notes" \
 	"help scan: the tables"
 run pricing show -h
 expect_out_has "  pricing show       prices" "pricing show -h: its table"

@@ -44,5 +44,6 @@ void test_svg(void);
 void test_report(void);
 void test_data(void);
 void test_billing(void);
+void test_scan_k8s(void);
 
 #endif

@@ -410,8 +410,12 @@ static void test_k8s_parse(void)
 	char err[EBS_ERRLEN];
 
 	CHECK(inventory_parse_k8s("k.json", doc, strlen(doc), &k, &w, err) == 0, "k8s parse");
-	CHECK(k.nsc == 1 && k.sc[0].type == VT_IO2 && k.sc[0].iops_per_gb == 50,
-	      "EBS storage class only; keys case-insensitive");
+	CHECK(k.nsc == 2 && k.sc[0].ebs && k.sc[0].type == VT_IO2 &&
+	      k.sc[0].iops_per_gb == 50 && !k.sc[1].ebs &&
+	      !strcmp(k.sc[1].provisioner, "x"),
+	      "EBS parameters case-insensitive; other provisioners kept by name");
+	CHECK(k.npv == 1 && k.pv[0].in_tree && !k.pv[0].migrated,
+	      "awsElasticBlockStore PV is in-tree");
 	CHECK(k.npv == 1 && !strcmp(k.pv[0].vol_id, "vol-0e2e0000000000009") &&
 	      k.pv[0].size_gib == 1024 && !strcmp(k.pv[0].az, "eu-west-1b") &&
 	      !strcmp(k.pv[0].ns, "ns") && !strcmp(k.pv[0].pvc, "c"),
@@ -467,14 +471,7 @@ static void test_commands(void)
 	CHECK(!strcmp(s, "aws ec2 modify-volume --region us-east-1 --volume-id vol-0e2e0000000000001 --volume-type gp3 --iops 6000 --throughput 250"),
 	      "modify-volume batches type, IOPS, throughput");
 	free(s);
-	s = scan_vac_manifest(&f);
-	CHECK(!strcmp(s, "apiVersion: storage.k8s.io/v1\nkind: VolumeAttributesClass\nmetadata:\n  name: ebsize-gp3-6000-250\ndriverName: ebs.csi.aws.com\nparameters:\n  type: gp3\n  iops: \"6000\"\n  throughput: \"250\"\n"),
-	      "VolumeAttributesClass manifest");
-	free(s);
-	CHECK(scan_kubectl_patch(&f, "ns", "bad name; rm -rf /") == NULL,
-	      "no kubectl line for a name that is not a Kubernetes name");
-	CHECK(scan_k8s_name_ok("db-data.0") && !scan_k8s_name_ok("-x") &&
-	      !scan_k8s_name_ok("A") && !scan_k8s_name_ok(""), "k8s names");
+	/* the VolumeAttributesClass text: tests/unit/test_scan_k8s.c */
 	CHECK(scan_alarm_command(&f, "vol-0e2e0000000000001", "us-east-1") == NULL,
 	      "no alarm without a threshold");
 	CHECK(inventory_valid_volume_id("vol-049df61146c4d7901") &&
@@ -741,14 +738,6 @@ static void test_review_volumes(void)
 	      "encrypted with the default key: %s", s);
 	free(s);
 
-	/* 9: the class the kubectl patch names, as one line */
-	f = (struct scan_finding){ 0 };
-	f.cat = SCAN_GP2_TO_GP3;
-	f.prop = (struct vol_config){ VT_GP3, 2000, 6000, 250, 1, 0 };
-	s = scan_vac_apply_command(&f);
-	CHECK(!strcmp(s, "echo '{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"VolumeAttributesClass\",\"metadata\":{\"name\":\"ebsize-gp3-6000-250\"},\"driverName\":\"ebs.csi.aws.com\",\"parameters\":{\"type\":\"gp3\",\"iops\":\"6000\",\"throughput\":\"250\"}}' | kubectl apply -f -"),
-	      "VolumeAttributesClass apply line: %s", s);
-	free(s);
 	CHECK(inventory_valid_kms_key("alias/ebs-0e2e") &&
 	      inventory_valid_kms_key("1234abcd-12ab-34cd-56ef-1234567890ab") &&
 	      !inventory_valid_kms_key("") && !inventory_valid_kms_key("a b"),

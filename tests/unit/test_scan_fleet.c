@@ -265,6 +265,37 @@ static void extras(void)
 	scan_fleet_release(&f);
 }
 
+static void cluster(void)
+{
+	/* the EKS in-tree gp2 default; PVs in two regions, most in us-east-1 */
+	struct inv_sc sc[] = {
+		{ .name = "gp2", .ebs = 1, .type = VT_GP2, .in_tree = 1,
+		  .is_default = INV_SC_DEFAULT, .provisioner = "kubernetes.io/aws-ebs" },
+	};
+	struct inv_pv pv[] = {
+		{ "pv-1", "vol-c1", "eu-west-1a", 100, "gp2", "ns", "a", NULL, "pv.json", 0 },
+		{ "pv-2", "vol-c2", "us-east-1b", 100, "gp2", "ns", "b", NULL, "pv.json", 0 },
+		{ "pv-3", "vol-c3", "us-east-1c", 100, "gp2", "ns", "c", NULL, "pv.json", 0 },
+	};
+	struct inv_k8s k = { sc, 1, 1, pv, 3, 3 };
+	struct scan_fleet f;
+	char err[EBS_ERRLEN];
+
+	fleet_new(&f, NULL, NULL, 0);
+	scan_fleet_set_k8s(&f, &k);
+	CHECK(!scan_fleet_pvs(&f, err), "the PVs are analysed");
+	scan_fleet_cluster(&f);
+	CHECK(!strcmp(f.cl_region, "us-east-1"), "the cluster's region: most PVs' (got %s)",
+	      f.cl_region);
+	/* T6 us-east-1: gp2 0.10, gp3 0.08 per GiB-month */
+	CHECK(f.ncl == 1 && f.cl[0].cat == SCAN_CL_DEFAULT_GP2 && f.cl[0].in_tree &&
+	      f.cl[0].gp2_pvcs == 3 && f.cl[0].priced &&
+	      f.cl[0].gp2_usd_per_gib == 0.1 && f.cl[0].gp3_usd_per_gib == 0.08,
+	      "an in-tree gp2 default: one finding, 3 claims, priced in us-east-1");
+	CHECK(f.recs[0].pv != NULL, "a finding keeps its PV (for its Kubernetes plan)");
+	scan_fleet_release(&f);
+}
+
 void test_scan_fleet(void)
 {
 	skipping();
@@ -272,4 +303,5 @@ void test_scan_fleet(void)
 	pvs();
 	pv_configs();
 	extras();
+	cluster();
 }
