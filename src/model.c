@@ -106,12 +106,35 @@ double model_hdd_bucket_mib(double size_gib)
 
 double model_piops_max_mibps(enum vol_type t, double iops)
 {
-	/* T4 [S2] */
+	/* T4 [S2]: io2 0.256 MiB/s per IOPS up to 4,000; io1 256 KiB per
+	 * IOPS up to 32,000 IOPS (500 MiB/s), 16 KiB above, up to 1,000 */
 	if (t == VT_IO2)
-		return fmin(4000.0, 0.256 * iops);
+		return fmin(4000.0, IO2_MIBPS_PER_IOPS * iops);
 	if (iops <= 32000.0)
-		return fmin(500.0, iops * 256.0 / 1024.0);
+		return fmin(500.0, iops * SSD_IO_UNIT_KIB / 1024.0);
 	return fmin(1000.0, iops * 16.0 / 1024.0);
+}
+
+double model_piops_iops_for_mibps(enum vol_type t, double mibps)
+{
+	if (mibps <= 0)
+		return 0;
+	if (t == VT_IO2)
+		return mibps > 4000.0 + 1e-9 ? -1 :
+			ceil(mibps / IO2_MIBPS_PER_IOPS - 1e-9);
+	if (mibps <= 500.0 + 1e-9)
+		return ceil(mibps * 1024.0 / SSD_IO_UNIT_KIB - 1e-9);
+	if (mibps > 1000.0 + 1e-9)
+		return -1;
+	/* above 32,000 IOPS io1 moves 16 KiB per IOPS */
+	return fmax(32001.0, ceil(mibps * 1024.0 / 16.0 - 1e-9));
+}
+
+double model_ssd_iops_for(enum vol_type t, double ops, double io_kib)
+{
+	if (t == VT_IO2)
+		return fmax(ops, ops * io_kib / 1024.0 / IO2_MIBPS_PER_IOPS);
+	return ops * fmax(1.0, ceil(io_kib / SSD_IO_UNIT_KIB - 1e-9));
 }
 
 /* ------------------------------------------------------------ legality */
@@ -200,9 +223,8 @@ static int first_violation(const struct volume_limits *lim,
 	}
 	/* T3: max IOPS for a size = max(3,000, 500 x GiB): the per-GiB rule
 	 * only limits IOPS above the type's minimum */
-	if (lim->max_iops_per_gib > 0 && cfg->iops > lim->min_iops &&
-	    (double)cfg->iops > lim->max_iops_per_gib * (double)cfg->size_gib + 1e-9) {
-		long need = ceil_div((double)cfg->iops, lim->max_iops_per_gib);
+	if (cfg->iops > model_max_iops_for_size(lim, cfg->size_gib)) {
+		long need = model_min_size_for_iops(lim, cfg->iops);
 
 		snprintf(why, whylen,
 			 "%s allows at most %g IOPS per GiB: %ld IOPS need at least %ld GiB",
@@ -383,6 +405,37 @@ void model_perf(const struct vol_config *cfg, struct perf *out)
 	out->burst_mibps *= k;
 }
 
+/* ------------------------------------------------------------ IOPS per size */
+
+long model_max_iops_for_size(const struct volume_limits *lim, long size_gib)
+{
+	double by_size;
+
+	if (!lim->min_iops)
+		return 0;
+	if (lim->max_iops_per_gib <= 0)
+		return lim->max_iops;
+	/* T3 "max IOPS for size": min(max, max(min, ratio x GiB)) */
+	by_size = floor(lim->max_iops_per_gib * (double)size_gib + 1e-9);
+	if (by_size < (double)lim->min_iops)
+		by_size = (double)lim->min_iops;
+	return by_size < (double)lim->max_iops ? (long)by_size : lim->max_iops;
+}
+
+long model_min_size_for_iops(const struct volume_limits *lim, long iops)
+{
+	long need = lim->min_size_gib;
+
+	/* T3: any size carries the type's minimum (gp3: the included 3,000) */
+	if (lim->max_iops_per_gib > 0 && iops > lim->min_iops) {
+		long by_ratio = ceil_div((double)iops, lim->max_iops_per_gib);
+
+		if (by_ratio > need)
+			need = by_ratio;
+	}
+	return need;
+}
+
 /* ------------------------------------------------------------ gp2 -> gp3 */
 
 void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
@@ -396,51 +449,68 @@ void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
 	out->count = 1;
 	/* T2 [S1]: a gp2 of 1,000 GiB or more delivers 3 IOPS/GiB sustained */
 	out->iops = (long)fmax((double)gp3->included_iops, base);
-	/* T2 [S1, S4]: 250 MiB/s above 170 GiB; T3: 125 included */
+	/* T2 [S1, S4]: 250 MiB/s above 170 GiB; T3: 125 included (the
+	 * 3 MiB/s below gp2's 128 is the decision in model.h) */
 	out->throughput_mibps = size_gib > 170 ? 250 : (long)gp3->included_mibps;
 }
 
-long model_gp3_min_size(const struct volume_limits *gp3, long iops)
+double model_gp3_mibps_short(long gp2_size_gib, double gp3_mibps)
 {
-	long need = gp3->max_iops_per_gib > 0 ?
-		ceil_div((double)iops, gp3->max_iops_per_gib) : 1;
+	double short_by = model_gp2_burst_mibps((double)gp2_size_gib) - gp3_mibps;
 
-	return need > gp3->min_size_gib ? need : gp3->min_size_gib;
+	return short_by > 1e-9 ? short_by : 0;
+}
+
+enum model_fit model_gp3_for_need(const struct volume_limits *gp3,
+				  double size_gib, double need_iops,
+				  double need_mibps, struct vol_config *out)
+{
+	double mibps = fmax(gp3->included_mibps, ceil(need_mibps - 1e-9));
+	double iops = fmax((double)gp3->included_iops, ceil(need_iops - 1e-9));
+	double size = fmax((double)gp3->min_size_gib, ceil(size_gib - 1e-9));
+	enum model_fit fit = MODEL_FIT_OK;
+
+	/* T3: at most 0.25 MiB/s per provisioned IOPS */
+	if (gp3->max_mibps_per_iops > 0)
+		iops = fmax(iops, ceil(mibps / gp3->max_mibps_per_iops - 1e-9));
+	if (iops > (double)gp3->max_iops || mibps > gp3->max_mibps) {
+		iops = fmin(iops, (double)gp3->max_iops);
+		mibps = fmin(mibps, gp3->max_mibps);
+		fit = MODEL_FIT_PERF;
+	}
+	size = fmax(size, (double)model_min_size_for_iops(gp3, (long)iops));
+	if (fit == MODEL_FIT_OK && size > (double)gp3->max_size_gib)
+		fit = MODEL_FIT_SIZE;
+	if (size > (double)gp3->max_size_gib)
+		size = (double)gp3->max_size_gib;
+	memset(out, 0, sizeof(*out));
+	out->type = VT_GP3;
+	out->size_gib = (long)size;
+	out->count = 1;
+	out->iops = (long)iops;
+	out->throughput_mibps = (long)mibps;
+	return fit;
 }
 
 int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
 		       double need_iops, double need_mibps,
 		       struct vol_config *out)
 {
-	double iops = fmax((double)gp3->included_iops, ceil(need_iops - 1e-9));
-	double mibps = fmax(gp3->included_mibps, ceil(need_mibps - 1e-9));
-	double cap_iops = fmin((double)gp3->max_iops,
-			       gp3->max_iops_per_gib * (double)size_gib);
-	int fits = 1;
+	long cap;
 
-	/* T3: at most 0.25 MiB/s per provisioned IOPS */
-	if (gp3->max_mibps_per_iops > 0)
-		iops = fmax(iops, ceil(mibps / gp3->max_mibps_per_iops - 1e-9));
-	if (iops > cap_iops) {
-		iops = fmax((double)gp3->included_iops, floor(cap_iops));
-		fits = 0;
-	}
-	if (mibps > gp3->max_mibps) {
-		mibps = gp3->max_mibps;
-		fits = 0;
-	}
-	if (gp3->max_mibps_per_iops > 0 &&
-	    mibps > gp3->max_mibps_per_iops * iops + 1e-9) {
-		mibps = floor(gp3->max_mibps_per_iops * iops);
-		fits = 0;
-	}
-	memset(out, 0, sizeof(*out));
-	out->type = VT_GP3;
+	if (model_gp3_for_need(gp3, (double)size_gib, need_iops, need_mibps,
+			       out) == MODEL_FIT_OK && out->size_gib == size_gib)
+		return 0;
+	/* the most size_gib carries toward the need */
+	cap = model_max_iops_for_size(gp3, size_gib);
 	out->size_gib = size_gib;
-	out->count = 1;
-	out->iops = (long)iops;
-	out->throughput_mibps = (long)mibps;
-	return fits ? 0 : -1;
+	if (out->iops > cap)
+		out->iops = cap;
+	if (gp3->max_mibps_per_iops > 0 &&
+	    (double)out->throughput_mibps > gp3->max_mibps_per_iops * (double)out->iops)
+		out->throughput_mibps = (long)floor(gp3->max_mibps_per_iops *
+						    (double)out->iops + 1e-9);
+	return -1;
 }
 
 int model_gp2_sized_for_iops(long size_gib, long *target_iops)

@@ -275,7 +275,7 @@ static void gp2_finding(const struct scan_volume *v,
 	set_alarm(v, o, f);
 	if (v->used_gib >= 0 && v->used_gib <= (double)size) {
 		long want = (long)ceil(v->used_gib * grow_by(o) - 1e-9);
-		long floor_gib = model_gp3_min_size(&lim[VT_GP3], eq.iops);
+		long floor_gib = model_min_size_for_iops(&lim[VT_GP3], eq.iops);
 
 		if (want < floor_gib)
 			want = floor_gib;

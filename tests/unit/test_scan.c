@@ -121,8 +121,22 @@ static void test_gp3_for_load(void)
 	/* 10 GiB carries at most 5,000 IOPS (500 per GiB) */
 	CHECK(model_gp3_for_load(&gp3, 10, 9000, 0, &c) == -1 && c.iops == 5000,
 	      "10 GiB cannot carry 9,000 IOPS (capped %ld)", c.iops);
-	CHECK(model_gp3_min_size(&gp3, 16000) == 32, "16,000 IOPS need 32 GiB");
-	CHECK(model_gp3_min_size(&gp3, 3000) == 6, "3,000 IOPS need 6 GiB");
+	CHECK(model_min_size_for_iops(&gp3, 16000) == 32, "16,000 IOPS need 32 GiB");
+	/* T3: max IOPS for a size = max(3,000, 500 x GiB): any gp3 carries
+	 * the included 3,000 (issue 10 item 1: not 6 GiB) */
+	CHECK(model_min_size_for_iops(&gp3, 3000) == 1, "3,000 IOPS need 1 GiB");
+	CHECK(model_min_size_for_iops(&gp3, 3001) == 7, "3,001 IOPS need ceil(3001 / 500) = 7 GiB");
+	/* a 4 GiB gp3 carries 3,000 IOPS and 0.25 x 3,000 = 750 MiB/s */
+	CHECK(model_gp3_for_load(&gp3, 4, 120, 10, &c) == 0 && c.size_gib == 4 &&
+	      c.iops == 3000 && c.throughput_mibps == 125,
+	      "4 GiB, need 120 IOPS / 10 MiB/s -> gp3 4 GiB 3000 / 125 (%ld, %ld, %ld)",
+	      c.size_gib, c.iops, c.throughput_mibps);
+	CHECK(model_gp3_for_load(&gp3, 1, 0, 750, &c) == 0 && c.iops == 3000 &&
+	      c.throughput_mibps == 750, "1 GiB carries 750 MiB/s on the included 3,000 IOPS");
+	CHECK(model_gp3_for_load(&gp3, 1, 0, 751, &c) == -1 && c.iops == 3000 &&
+	      c.throughput_mibps == 750,
+	      "1 GiB cannot carry 751 MiB/s (3,004 IOPS need 7 GiB; capped %ld / %ld)",
+	      c.iops, c.throughput_mibps);
 }
 
 /* ------------------------------------------------------------ analysis */
