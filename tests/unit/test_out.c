@@ -36,7 +36,9 @@ static void test_json_nesting(void)
 	out_int(t, 2);
 	out_note(doc, "hello");
 	s = render(doc, OUT_JSON);
-	CHECK(!strcmp(s, "{\"type\":\"gp3\",\"a\":{\"b\":0.30000000000000004,\"c\":{\"d\":3},\"e\":null},"
+	/* 0.1 + 0.2 is 0.30000000000000004 in binary: money is written to a
+	 * millionth (issue 10 item 8) */
+	CHECK(!strcmp(s, "{\"type\":\"gp3\",\"a\":{\"b\":0.3,\"c\":{\"d\":3},\"e\":null},"
 		      "\"tag\":\"q\\\"\\\\\\n\\u0001\\ufffd\",\"rows\":[{\"n\":1},{\"n\":2}],\"notes\":[\"hello\"]}\n"),
 	      "json: nesting, exact numbers, escapes, invalid UTF-8 replaced: %s", s);
 	free(s);
