@@ -79,7 +79,8 @@ static int add_price(const struct price_row *p, void *arg)
 	return 0;
 }
 
-static int show(struct cli_ctx *ctx, const char *region, const char *type)
+static int show(struct cli_ctx *ctx, const char *region, const char *type,
+		const char *as_of)
 {
 	struct out_doc *doc = out_doc_new();
 	struct show_ctx sc = { 0 };
@@ -99,14 +100,24 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type)
 	out_col(sc.t, "snapshot", "Snap", OUT_INT);
 	out_col(sc.t, "as_of", "As of", OUT_TEXT);
 	out_col(sc.t, "source", "Source", OUT_TEXT);
-	if (db_each_price(ctx->db, region, type, add_price, &sc, err)) {
+	if (db_each_price(ctx->db, region, type, as_of, add_price, &sc, err)) {
 		msg_error("%s", err);
 		out_doc_free(doc);
 		return EXIT_RUNTIME;
 	}
 	if (!sc.n) {
-		msg_error("no prices for region '%s'%s%s", region ? region : "(any)",
-			  type ? " and type " : "", type ? type : "");
+		char first[32];
+
+		db_earliest_prices(ctx->db, region, first, sizeof(first));
+		if (as_of && *first && strcmp(as_of, first) < 0)
+			/* a date before the first snapshot: say which is first */
+			msg_error("no prices for region '%s'%s%s as of %s: the earliest are as of %s",
+				  region ? region : "(any)", type ? " and type " : "",
+				  type ? type : "", as_of, first);
+		else
+			msg_error("no prices for region '%s'%s%s%s%s", region ? region : "(any)",
+				  type ? " and type " : "", type ? type : "",
+				  as_of ? " as of " : "", as_of ? as_of : "");
 		msg_hint("'ebsize pricing show --all-regions' lists the regions with prices");
 		out_doc_free(doc);
 		return EXIT_RUNTIME;
@@ -119,6 +130,7 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type)
 struct show_args {
 	int all;
 	const char *type;
+	const char *as_of;
 };
 
 static const struct opt show_opts[] = {
@@ -126,6 +138,8 @@ static const struct opt show_opts[] = {
 	  "every region (default: the global --region)" },
 	{ "type", 0, OPT_STR, offsetof(struct show_args, type), "T",
 	  "one volume type", .choices = cli_type_names },
+	{ "as-of", 0, OPT_DATE, offsetof(struct show_args, as_of), "DATE",
+	  "the prices in force on DATE" },
 	{ NULL }
 };
 
@@ -136,7 +150,8 @@ static int cmd_pricing_show(struct cli_ctx *ctx, void *args)
 
 	if (a->type && model_type_parse(a->type, &vt))
 		return msg_usage_error(ctx->cmd_name, "unknown volume type '%s'", a->type);
-	return show(ctx, a->all ? NULL : ctx->region, a->type ? model_type_name(vt) : NULL);
+	return show(ctx, a->all ? NULL : ctx->region,
+		    a->type ? model_type_name(vt) : NULL, a->as_of);
 }
 
 /* ------------------------------------------------------------ storing */
