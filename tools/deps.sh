@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
 libxlsxwriter-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
-zsh fish"
+zsh fish awscli"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
