@@ -88,6 +88,16 @@ expect_finding ${V}0003 command "aws ec2 modify-volume --region us-east-1 --volu
 	"gp2 500 -> gp3: only the throughput above the default"
 expect_finding ${V}0004 command "aws ec2 modify-volume --region us-east-1 --volume-id ${V}0004 --throughput 125" \
 	"gp3 reduction states the value it lowers"
+# item 5: a000b has BurstBalance only: 20 % of 5,400,000 in 3,600 s = 300
+# credits/s, a load of 300 + 300 = 600 IOPS; 40 % left = 2,160,000 / 300 =
+# 7,200 s to the cliff; the alarm at the same drain: 300 s x 300 / 54,000 =
+# 1.7 -> 2 %, which is 108,000 / 300 = 360 s before the cliff (T2, T15)
+expect_finding ${V}000b reason "no IOPS metrics: BurstBalance falling 20 % an hour, a load of about 600 IOPS against a 300 IOPS baseline; gp3 at 3000 IOPS sustains it without credits" \
+	"BurstBalance only: the reason says what it saw"
+expect_finding ${V}000b cliff_seconds 7200 "BurstBalance only: cliff at the balance's drain"
+expect_finding ${V}000b alarm.load_iops 600 "... and the alarm at the same drain"
+expect_finding ${V}000b alarm.threshold_pct 2 "... 2 %"
+expect_finding ${V}000b alarm.lead_seconds 360 "... 360 s before the cliff"
 expect_finding ${V}0007 command "aws ec2 modify-volume --region us-east-1 --volume-id ${V}0007 --volume-type gp3" \
 	"small io2 -> gp3 at the defaults"
 
