@@ -316,7 +316,7 @@ const struct cmd cmd_burst_def = {
 	.args_size = sizeof(struct args),
 	.summary = "simulate a gp2/st1/sc1 credit bucket second by second",
 	.synopsis = "--size GIB [--type gp2|st1|sc1] (--load RATE [--duration S] | --profile FILE)"
-		    " [--idle S | --credits PCT%|N] [--timeline]",
+		    " [--idle S | --credits PCT%|N] [--timeline] [--as-of DATE]",
 	.description =
 		"Simulate a volume's credit bucket second by second: gp2 I/O credits\n"
 		"(RATE in IOPS) or st1/sc1 throughput credits (RATE in MiB/s).  Reports\n"

@@ -470,7 +470,7 @@ void out_fmt_duration(char *buf, size_t n, double s)
 
 	if (!isfinite(s))
 		xsnprintf(buf, n, "-");
-	else if (a < 90)
+	else if (a < 600)
 		xsnprintf(buf, n, "%.0f s", s);
 	else if (a < 90 * 60)
 		xsnprintf(buf, n, "%.0f min", s / 60);

@@ -131,7 +131,8 @@ void out_fmt_exact(char *buf, size_t n, double v);
  * for a non-finite v.
  */
 void out_fmt_machine(char *buf, size_t n, enum out_style st, double v);
-/* Human text of a duration in seconds: "45 s", "56 min", "2.1 h", "3.5 d". */
+/* Human text of a duration in seconds: "45 s" below 10 minutes, "56 min"
+ * below 90, "2.1 h" below 2 days, else "3.5 d". */
 void out_fmt_duration(char *buf, size_t n, double seconds);
 
 #endif
