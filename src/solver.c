@@ -129,9 +129,10 @@ static int best_gp3(const struct volume_limits *lim, double iops_v,
 		cfg->throughput_mibps = c.throughput_mibps;
 		return 1;
 	case MODEL_FIT_SIZE:
+		/* the IOPS never need more than 80,000 / 500 GiB: the size
+		 * asked for is what does not fit */
 		snprintf(why, whylen, "one gp3 volume holds at most %ld GiB (%ld needed)",
-			 lim->max_size_gib, (long)ceil(fmax((double)size_v,
-				iops_v / lim->max_iops_per_gib) - 1e-9));
+			 lim->max_size_gib, size_v);
 		return 0;
 	case MODEL_FIT_PERF:
 		break;
