@@ -387,7 +387,7 @@ static void gp2_rule(const struct price_set *ps,
 	f->cat = BILL_GP2_TO_GP3;
 	if (model_gp2_sized_for_iops(f->cur.size_gib, &f->target_iops)) {
 		f->cat = BILL_GP2_SIZED_FOR_IOPS;
-		f->alt_size_gib = model_gp3_min_size(&lim[VT_GP3],
+		f->alt_size_gib = model_min_size_for_iops(&lim[VT_GP3],
 						     f->target_iops);
 	}
 }

@@ -709,7 +709,10 @@ static void findings(struct gen *g)
 	       "  discount,\n"
 	       "  CASE WHEN status = 'priced' THEN round((cur_pm - prop_pm) * months * discount, 6) END AS save_billed_period,\n"
 	       "  CASE WHEN finding = 'gp2_sized_for_iops' THEN %d * sized_k ELSE 0 END AS target_iops,\n"
-	       "  CASE WHEN finding = 'gp2_sized_for_iops'\n"
+	       "  -- the smallest gp3 for the target (model_min_size_for_iops): any size\n"
+	       "  -- carries the included IOPS; above them, the IOPS-per-GiB rule\n"
+	       "  CASE WHEN finding = 'gp2_sized_for_iops' AND %d * sized_k <= %ld THEN %ld\n"
+	       "    WHEN finding = 'gp2_sized_for_iops'\n"
 	       "    THEN GREATEST(%ld, ceil(%d * sized_k / %s - 1e-9)) ELSE 0 END AS alt_size_gib\n"
 	       "FROM (\n"
 	       "  SELECT f.*,\n"
@@ -719,7 +722,8 @@ static void findings(struct gen *g)
 	       "  FROM found f\n"
 	       ") r\n"
 	       "ORDER BY volume_id\n",
-	    BILL_COST_EPS, GP2_SIZED_STEP_IOPS, gp3->min_size_gib,
+	    BILL_COST_EPS, GP2_SIZED_STEP_IOPS, GP2_SIZED_STEP_IOPS,
+	    gp3->min_iops, gp3->min_size_gib, gp3->min_size_gib,
 	    GP2_SIZED_STEP_IOPS, ipg);
 }
 

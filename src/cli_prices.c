@@ -24,16 +24,31 @@ void cli_price_hints(const char *region, const char *type)
 		 type ? "" : " (one volume type per call)");
 }
 
+/* Whether region has prices at any date (err then names the earliest). */
+static int has_earliest(struct db *db, const char *region, char *first,
+			size_t n)
+{
+	db_earliest_prices(db, region, first, n);
+	return *first != '\0';
+}
+
 int cli_load_prices(struct cli_ctx *ctx, const char *region, const char *as_of,
 		    const char *type, struct price_set *ps)
 {
-	char err[EBS_ERRLEN], cur[8];
+	char err[EBS_ERRLEN], cur[8], first[32];
 	int rc = db_load_prices(ctx->db, region, as_of, ps, err);
 
 	if (rc == EBS_OK)
 		return EXIT_OK;
 	if (rc != EBS_ERR_NOT_FOUND) {
 		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	if (as_of && has_earliest(ctx->db, region, first, sizeof(first))) {
+		/* err names the earliest date; a fetch would not help */
+		msg_error("%s", err);
+		msg_hint("'--as-of %s' or later uses the earliest prices ebsize holds",
+			 first);
 		return EXIT_RUNTIME;
 	}
 	if (!db_region_currency(ctx->db, region, cur, sizeof(cur)))

@@ -13,6 +13,7 @@
 
 #include "ebsize/burst.h"
 #include "ebsize/cli.h"
+#include "ebsize/db.h"
 #include "ebsize/msg.h"
 #include "ebsize/report.h"
 #include "ebsize/util.h"
@@ -31,6 +32,7 @@ struct args {
 	const char *credits;
 	int timeline;
 	const char *svg_dir;
+	const char *as_of;
 };
 
 static const char *const bucket_types[] = { "gp2", "st1", "sc1", NULL };
@@ -78,6 +80,8 @@ static const struct opt burst_opts[] = {
 	  "also chart the run as DIR/burst.svg (delivered against\n"
 	  "demand) and DIR/burst-credits.svg (--format md links them)",
 	  .flags = OPT_DIRNAME },
+	{ "as-of", 0, OPT_DATE, A(as_of), "DATE",
+	  "check the size against the volume rules in force on DATE" },
 	{ NULL }
 };
 
@@ -134,13 +138,26 @@ static int start_credits(const struct args *a, const struct bucket *b,
 	return -1;
 }
 
-/* Default length of a constant-load run: past the cliff, at least 1 h. */
+/*
+ * Default length of a constant-load run: until the bucket is empty plus
+ * 10 %, at least 1 h, at most a year.  Whole seconds, in integers: the
+ * seconds to empty (ceil, with a tolerance for the noise of the float
+ * division: 5,400,000 / 1,500 is 3,600 s, not 3,600.0000001), then x 11 /
+ * 10 rounded up, so 3,600 s gives 3,960 s (issue 10 item 10).
+ */
 static long default_duration(const struct bucket *b, double load, double credits)
 {
 	double spend = fmin(load, b->ceiling) - b->baseline;
 	double t = spend > 0 ? credits / spend : 0;
+	long empty_s;
 
-	return (long)fmin((double)MAX_SECONDS, fmax(3600.0, ceil(t * 1.1)));
+	if (t >= (double)MAX_SECONDS)
+		return MAX_SECONDS;
+	empty_s = (long)ceil(t - 1e-6);
+	empty_s = (empty_s * 11 + 9) / 10;
+	if (empty_s < 3600)
+		return 3600;
+	return empty_s < MAX_SECONDS ? empty_s : MAX_SECONDS;
 }
 
 struct timeline {
@@ -228,26 +245,29 @@ static void add_summary(struct out_doc *doc, const struct args *a,
 	out_kv_num(t, "ceiling", "Burst ceiling", OUT_NUM1, b->ceiling);
 	out_kv_num(t, "capacity", "Bucket capacity", OUT_INT, b->capacity);
 	out_kv_num(t, "start_credits", "Credits at start", OUT_INT, r->start_credits);
-	out_kv_int(t, "seconds", "Seconds simulated", r->seconds);
+	out_kv_num(t, "seconds", "Simulated", OUT_DURATION, (double)r->seconds);
 	out_kv_num(t, "average_demand", "Average demand", OUT_NUM1, r->average_demand);
 	if (r->time_to_empty_s >= 0)
-		out_kv_int(t, "time_to_empty_s", "Bucket empty after (s)", r->time_to_empty_s);
+		out_kv_num(t, "time_to_empty_s", "Bucket empty after", OUT_DURATION,
+			   (double)r->time_to_empty_s);
 	else
-		out_kv_null(t, "time_to_empty_s", "Bucket empty after (s)", OUT_INT);
+		out_kv_null(t, "time_to_empty_s", "Bucket empty after", OUT_DURATION);
 	out_kv_num(t, "average_delivered", "Average delivered", OUT_NUM1, r->average_delivered);
 	out_kv_num(t, "min_delivered", "Lowest delivered", OUT_NUM1, r->min_delivered);
-	out_kv_int(t, "shortfall_seconds", "Seconds below demand", r->shortfall_seconds);
+	out_kv_num(t, "shortfall_seconds", "Below demand for", OUT_DURATION,
+		   (double)r->shortfall_seconds);
 	out_kv_num(t, "end_credits", "Credits at end", OUT_INT, r->end_credits);
 	out_kv_num(t, "end_credits_pct", "Credits at end (%)", OUT_NUM1,
 		   r->end_credits / b->capacity * 100.0);
-	out_kv_num(t, "refill_seconds", "Refill at zero I/O (s)", OUT_INT, r->refill_seconds);
+	out_kv_num(t, "refill_seconds", "Refill at zero I/O", OUT_DURATION, r->refill_seconds);
 	if (p->repeat > 1 || a->profile_file) {
 		struct burst_result ss;
 		double start;
 		long periods = burst_steady_state(b, p, r->start_credits, 10000, &ss, &start);
 
 		t = out_record(doc, "steady_state", "Steady state of the repeating profile");
-		out_kv_int(t, "period_s", "Period (s)", burst_profile_seconds(p));
+		out_kv_num(t, "period_s", "Period", OUT_DURATION,
+			   (double)burst_profile_seconds(p));
 		if (periods > 0)
 			out_kv_int(t, "periods_to_settle", "Periods to settle", periods);
 		else
@@ -258,8 +278,8 @@ static void add_summary(struct out_doc *doc, const struct args *a,
 		out_kv_num(t, "credits_at_period_start", "Credits at period start", OUT_INT, start);
 		out_kv_num(t, "min_credits", "Lowest credits", OUT_INT, ss.min_credits);
 		out_kv_num(t, "average_delivered", "Average delivered", OUT_NUM1, ss.average_delivered);
-		out_kv_int(t, "shortfall_seconds", "Seconds below demand per period",
-			   ss.shortfall_seconds);
+		out_kv_num(t, "shortfall_seconds", "Below demand per period",
+			   OUT_DURATION, (double)ss.shortfall_seconds);
 	}
 }
 
@@ -281,6 +301,30 @@ static int add_svg(struct out_doc *doc, const char *dir, const struct bucket *b,
 	return rc ? EXIT_RUNTIME : EXIT_OK;
 }
 
+/*
+ * --as-of: the volume rules of the type in force on that date (the
+ * database is opened only for this), and the size within them.  The
+ * credit rules themselves (T2, T5) are constants that have not changed.
+ */
+static int check_rules(struct cli_ctx *ctx, const struct args *a)
+{
+	struct volume_limits lim;
+	char err[EBS_ERRLEN];
+	int rc;
+
+	if (cli_open_db(ctx))
+		return EXIT_RUNTIME;
+	if ((rc = db_load_limits(ctx->db, a->type, a->as_of, &lim, err)))
+		return cli_fail(ctx, rc, err);
+	if (a->size_gib < (double)lim.min_size_gib || a->size_gib > (double)lim.max_size_gib) {
+		msg_error("%s volumes are %ld to %ld GiB under the rules in force on %s; %g GiB is out of range",
+			  model_type_name(a->type), lim.min_size_gib, lim.max_size_gib,
+			  a->as_of, a->size_gib);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 static int run(struct cli_ctx *ctx, void *args)
 {
 	const struct args *a = args;
@@ -294,6 +338,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	double credits;
 	int rc;
 
+	if (a->as_of && (rc = check_rules(ctx, a)))
+		return rc;
 	burst_bucket(a->type, a->size_gib, &b);
 	if (start_credits(a, &b, &credits))
 		return EXIT_USAGE;
@@ -353,7 +399,7 @@ const struct cmd cmd_burst_def = {
 	.args_size = sizeof(struct args),
 	.summary = "simulate a gp2/st1/sc1 credit bucket second by second",
 	.synopsis = "--size GIB [--type gp2|st1|sc1] (--load RATE [--duration S] | --profile FILE)"
-		    " [--idle S | --credits PCT%|N] [--timeline] [--svg-dir DIR]",
+		    " [--idle S | --credits PCT%|N] [--timeline] [--svg-dir DIR] [--as-of DATE]",
 	.description =
 		"Simulate a volume's credit bucket second by second: gp2 I/O credits\n"
 		"(RATE in IOPS) or st1/sc1 throughput credits (RATE in MiB/s).  Reports\n"

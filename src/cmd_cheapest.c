@@ -135,18 +135,15 @@ static int check(struct cli_ctx *ctx, void *args)
 
 static void add_request(struct out_doc *doc, const struct args *a,
 			const struct cli_ctx *ctx, const struct solver_result *r,
-			const char *currency)
+			const char *currency, const char *sustained_by)
 {
 	struct out_table *t = out_record(doc, "request", "Need");
-	char types[64] = "";
+	const char *types[VT_COUNT];
+	size_t ntypes = 0;
 
 	for (int i = 0; i < VT_COUNT; i++)
-		if (a->want[i]) {
-			size_t n = strlen(types);
-
-			xsnprintf(types + n, sizeof(types) - n, "%s%s", n ? "," : "",
-				  model_type_name((enum vol_type)i));
-		}
+		if (a->want[i])
+			types[ntypes++] = model_type_name((enum vol_type)i);
 	out_kv_num(t, "iops", "IOPS", OUT_INT, a->need.iops);
 	out_kv_num(t, "throughput_mibps", "MiB/s", OUT_NUM1, a->need.mibps);
 	out_kv_num(t, "size_gib", "GiB", OUT_INT, a->need.size_gib);
@@ -161,7 +158,10 @@ static void add_request(struct out_doc *doc, const struct args *a,
 	out_kv_str(t, "currency", "Currency", currency);
 	out_kv_str(t, "instance", "Instance", a->instance);
 	out_kv_str(t, "instance_fit", "Instance fit", a->instance ? solver_fit_name(r->fit) : NULL);
-	out_kv_str(t, "types", "Types", types);
+	if (a->instance)
+		out_kv_str(t, "instance_sustained_by", "Sustained by", sustained_by);
+	out_col(t, "types", "Types", OUT_TEXT);
+	out_strv(t, types, ntypes);
 	out_kv_int(t, "max_stripe", "Max stripe", a->max_stripe);
 	out_kv_str(t, "as_of", "As of", a->as_of);
 }
@@ -199,7 +199,7 @@ static const char *add_evidence(struct out_table *t, struct db *db,
 	int found = 0;
 
 	if (db_bench_evidence(db, &o->cfg, &e, &found, err) || !found) {
-		out_nested(t, "-");
+		out_nested(t, "");   /* CSV: empty; JSON: [] */
 		return "-";
 	}
 	evidence_text(&e, text, sizeof(text));
@@ -230,17 +230,20 @@ static const char *add_evidence(struct out_table *t, struct db *db,
 	return text;
 }
 
-/* Human note on how the option meets the need over time. */
-static void burst_text(const struct candidate *o, char *buf, size_t n)
+/* Human note on how the option meets the need over time; NULL when it
+ * simply sustains it (JSON null, not a placeholder). */
+static const char *burst_text(const struct candidate *o, char *buf, size_t n)
 {
+	char d[32];
+
+	out_fmt_duration(d, sizeof(d), o->burst_seconds);
 	if (o->sustained && o->peak_covered)
-		xsnprintf(buf, n, "peak on credits (bucket lasts %.0f min)",
-			  o->burst_seconds / 60);
+		xsnprintf(buf, n, "peak on credits (bucket lasts %s)", d);
 	else if (o->sustained)
-		xsnprintf(buf, n, "-");
+		return NULL;
 	else
-		xsnprintf(buf, n, "burst-only: %.0f min from a full bucket",
-			  o->burst_seconds / 60);
+		xsnprintf(buf, n, "burst-only: %s from a full bucket", d);
+	return buf;
 }
 
 /* The compact view people read: one line per option. */
@@ -264,29 +267,21 @@ static void add_human_row(struct out_table *h, size_t rank,
 		out_null(h);
 	out_num(h, o->cost.total);
 	out_num(h, o->usd_per_kiops);
-	if (o->sustained && !o->peak_covered) {
-		out_str(h, "yes");
-	} else {
-		burst_text(o, buf, sizeof(buf));
-		out_str(h, buf);
-	}
+	if (o->sustained && !o->peak_covered)
+		/* the volumes sustain it; an instance that only bursts there
+		 * does not (T11: 30 minutes per 24 hours) */
+		out_str(h, o->fit == FIT_BURST ? "no: instance bursts" : "yes");
+	else
+		out_str(h, burst_text(o, buf, sizeof(buf)));
 	out_num(h, o->headroom_pct);
 	out_str(h, o->fit == FIT_UNCHECKED ? "-" : solver_fit_name(o->fit));
 	out_str(h, evidence);
 }
 
-static void add_options(struct out_doc *doc, struct db *db,
-			const struct solver_result *r, size_t top,
-			const char *name, const char *title, const char *currency)
+/* The human table's columns (title NULL in add_options: no human table). */
+static void add_human_cols(struct out_table *h, const char *currency)
 {
-	struct out_table *t = out_list(doc, name, NULL);
-	struct out_table *h = out_list(doc, NULL, title);
-	char buf[96];
-
-	out_json_only(t);
 	out_human_only(h);
-	/* money keys predate other currencies: amounts are in request.currency */
-	out_table_currency(t, currency);
 	out_table_currency(h, currency);
 	out_col(h, "rank", "#", OUT_INT);
 	out_col(h, "set", "Set", OUT_TEXT);
@@ -298,6 +293,21 @@ static void add_options(struct out_doc *doc, struct db *db,
 	out_col(h, "headroom", "Headroom", OUT_PCT);
 	out_col(h, "fit", "Instance", OUT_TEXT);
 	out_col(h, "evidence", "Measured evidence", OUT_TEXT);
+}
+
+static void add_options(struct out_doc *doc, struct db *db,
+			const struct solver_result *r, size_t top,
+			const char *name, const char *title, const char *currency)
+{
+	struct out_table *t = out_list(doc, name, NULL);
+	struct out_table *h = title ? out_list(doc, NULL, title) : NULL;
+	char buf[96];
+
+	out_json_only(t);
+	/* money keys predate other currencies: amounts are in request.currency */
+	out_table_currency(t, currency);
+	if (h)
+		add_human_cols(h, currency);
 
 	out_col(t, "rank", "#", OUT_INT);
 	out_col(t, "type", "Type", OUT_TEXT);
@@ -312,7 +322,7 @@ static void add_options(struct out_doc *doc, struct db *db,
 	out_col(t, "usd_per_1k_iops", "Per 1k IOPS", OUT_NUM2);
 	out_col(t, "sustained", "Sustained", OUT_BOOL);
 	out_col(t, "peak_covered", "Peak", OUT_BOOL);
-	out_col(t, "burst_seconds", "Burst s", OUT_INT);
+	out_col(t, "burst_seconds", "Burst", OUT_DURATION);
 	out_col(t, "burst_note", "Credits", OUT_TEXT);
 	out_col(t, "baseline_iops", "Set IOPS", OUT_INT);
 	out_col(t, "baseline_mibps", "Set MiB/s", OUT_NUM0);
@@ -347,14 +357,14 @@ static void add_options(struct out_doc *doc, struct db *db,
 			out_num(t, o->burst_seconds);
 		else
 			out_null(t);
-		burst_text(o, buf, sizeof(buf));
-		out_str(t, buf);
+		out_str(t, burst_text(o, buf, sizeof(buf)));
 		out_num(t, o->perf.baseline_iops);
 		out_num(t, o->perf.baseline_mibps);
 		out_num(t, o->headroom_pct);
 		out_str(t, solver_fit_name(o->fit));
 		ev = add_evidence(t, db, o);
-		add_human_row(h, i + 1, o, ev);
+		if (h)
+			add_human_row(h, i + 1, o, ev);
 	}
 }
 
@@ -474,6 +484,28 @@ static void add_families(struct out_doc *doc, struct db *db,
 			    fits_better(&var, &base))
 				family_row(t, families[i].variants[k], families[i].base, &var);
 	}
+}
+
+/*
+ * With --instance above its baseline: the smallest instance of the same
+ * family (the type up to its '.') whose baseline carries the need, into
+ * out; 0 when found, -1 when none does (or the lookup failed).
+ */
+static int family_sustains(struct db *db, const char *instance,
+			   const struct need *nd, const struct solver_result *r,
+			   struct instance_limits *out)
+{
+	struct fam_ctx fc = { .iops = fmax(nd->iops, nd->peak_iops), .mibps = r->mibps };
+	const char *dot = strchr(instance, '.');
+	char family[48], err[EBS_ERRLEN];
+
+	if (!dot || (size_t)(dot - instance) >= sizeof(family))
+		return -1;
+	xsnprintf(family, sizeof(family), "%.*s", (int)(dot - instance), instance);
+	if (db_each_instance(db, NULL, family, fam_visit, &fc, err) || !fc.have_ok)
+		return -1;
+	*out = fc.ok;
+	return 0;
 }
 
 /* ------------------------------------------------------------ run */
@@ -643,8 +675,9 @@ static int run(struct cli_ctx *ctx, void *args)
 	const struct args *a = args;
 	struct inputs *x = xcalloc(1, sizeof(*x));
 	struct solver_result r = { 0 }, near = { 0 };
+	struct instance_limits sustains = { 0 };
 	struct out_doc *doc = NULL;
-	char how[160];
+	char how[160], family[192] = "";
 	int rc;
 
 	if ((rc = load_inputs(ctx, a, x)))
@@ -652,14 +685,25 @@ static int run(struct cli_ctx *ctx, void *args)
 	solver_run(&x->in, &a->need, &r);
 	doc = out_doc_new();
 	out_doc_notes_key(doc);
-	add_request(doc, a, ctx, &r, x->ps.currency);
+	if (a->instance && (r.fit == FIT_BURST || r.fit == FIT_NO)) {
+		if (!family_sustains(ctx->db, a->instance, &a->need, &r, &sustains))
+			xsnprintf(family, sizeof(family), "the smallest size of the same family that sustains it: %s (baseline %g IOPS, %.1f MiB/s)",
+				  sustains.instance_type, sustains.baseline_iops,
+				  model_mbytes_to_mibps(sustains.baseline_mbytes_per_s));
+		else
+			xsnprintf(family, sizeof(family), "no size of the %.*s family sustains it at baseline",
+				  (int)strcspn(a->instance, "."), a->instance);
+	}
+	add_request(doc, a, ctx, &r, x->ps.currency, *sustains.instance_type ?
+		    sustains.instance_type : NULL);
 	if (r.n) {
 		add_options(doc, ctx->db, &r, (size_t)a->top, "options", "Options",
 			    x->ps.currency);
 		if (!a->instance)
 			add_families(doc, ctx->db, &a->need, &r);
 	} else {
-		out_list(doc, "options", NULL);
+		/* no rows, but the columns: CSV keeps its header */
+		add_options(doc, ctx->db, &r, 0, "options", NULL, x->ps.currency);
 		if (nearest(x, &a->need, &r, &near, how, sizeof(how))) {
 			add_options(doc, ctx->db, &near, 2, "nearest", "Nearest feasible",
 				    x->ps.currency);
@@ -668,8 +712,12 @@ static int run(struct cli_ctx *ctx, void *args)
 			out_note(doc, "nothing meets the need, and no nearby need is feasible either");
 		}
 	}
-	for (size_t i = 0; i < r.nnotes; i++)
+	for (size_t i = 0; i < r.nnotes; i++) {
 		out_note(doc, "%s", r.notes[i]);
+		/* the family's answer right after the instance's limits */
+		if (!i && *family)
+			out_note(doc, "%s", family);
+	}
 	note_unpriced(doc, x);
 	if (r.n > (size_t)a->top)
 		out_note(doc, "%zu more option%s; --top %zu shows all", r.n - (size_t)a->top,

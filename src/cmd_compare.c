@@ -19,6 +19,8 @@
 struct args {
 	struct cli_sizes sizes;
 	long iops;
+	long throughput_mibps;   /* --throughput: gp3 at this MiB/s; 0 none */
+	const char *as_of;
 	int want[VT_COUNT];
 	const char *svg_dir;
 };
@@ -35,6 +37,12 @@ static const struct opt compare_opts[] = {
 	{ "types", 0, OPT_FUNC, A(want), "LIST",
 	  "types to show (default gp2,gp3; gp2 is always the reference)",
 	  .parse = cli_parse_types, .choices = cli_type_names, .def = "gp2,gp3" },
+	{ "throughput", 0, OPT_INT, A(throughput_mibps), "MIBPS",
+	  "give the gp3 rows this MiB/s (such as 128, gp2's ceiling\n"
+	  "up to 170 GiB) instead of gp3's 125 / 250",
+	  .min = 125, .max = 2000, .unit = OPT_UNIT_MIBPS },
+	{ "as-of", 0, OPT_DATE, A(as_of), "DATE",
+	  "use the volume rules and prices in force on DATE" },
 	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
 	  "also chart the costs as DIR/compare-cost.svg (--format md\n"
 	  "links it)", .flags = OPT_DIRNAME },
@@ -45,16 +53,64 @@ static int check(struct cli_ctx *ctx, void *args)
 {
 	struct args *a = args;
 
-	(void)ctx;
 	a->want[VT_GP2] = 1;
+	if (a->throughput_mibps && !a->want[VT_GP3])
+		return msg_usage_error(ctx->cmd_name, "--throughput sets the gp3 rows: add gp3 to --types");
 	return EXIT_OK;
+}
+
+/*
+ * Is the row never slower than its gp2?  It must sustain the target IOPS
+ * and MiB/s; the one tolerance is the decision of model.h: a gp3 at 125
+ * MiB/s or more beside a gp2 of 170 GiB or less (ceiling 128) is up to 3
+ * MiB/s short, which the text says.  Returns 1 when slower; text in buf.
+ */
+static int row_verdict(const struct vol_config *cfg, const struct perf *pf,
+		       long gp2_size, const struct model_gp2_target *tg,
+		       char *buf, size_t n)
+{
+	int short_iops = pf->baseline_iops + 1e-9 < tg->iops;
+	int short_mibps = pf->baseline_mibps + 1e-9 < tg->mibps;
+	double gap = tg->mibps - pf->baseline_mibps;
+	const char *tn = model_type_name(cfg->type);
+
+	if (cfg->type == VT_GP2) {
+		buf[0] = '\0';
+		return 0;
+	}
+	if (!short_iops && short_mibps && cfg->type == VT_GP3 &&
+	    gp2_size <= 170 && gap <= tg->mibps - 125.0 + 1e-9) {
+		xsnprintf(buf, n, "%g MiB/s below gp2's %g MiB/s peak",
+			  gap, tg->mibps);
+		return 0;
+	}
+	if (!short_iops && !short_mibps) {
+		xsnprintf(buf, n, "never slower");
+		return 0;
+	}
+	if (short_iops && (cfg->type == VT_ST1 || cfg->type == VT_SC1) &&
+	    tg->iops > (cfg->type == VT_ST1 ? 500 : 250))
+		/* T1, T5: 500 / 250 I/O per second, each counted as 1 MiB */
+		xsnprintf(buf, n, "slower: %s cannot match %g IOPS (at most %d, 1 MiB each)",
+			  tn, tg->iops, cfg->type == VT_ST1 ? 500 : 250);
+	else if (short_iops && short_mibps)
+		xsnprintf(buf, n, "slower: %g of %g IOPS, %g of %g MiB/s",
+			  pf->baseline_iops, tg->iops, pf->baseline_mibps, tg->mibps);
+	else if (short_iops)
+		xsnprintf(buf, n, "slower: %g of %g IOPS", pf->baseline_iops, tg->iops);
+	else
+		xsnprintf(buf, n, "slower: %g of %g MiB/s", pf->baseline_mibps, tg->mibps);
+	return 1;
 }
 
 static void add_row(struct out_table *t, long size, const struct vol_config *cfg,
 		    const struct cost *cost, const struct perf *pf, long load,
-		    double gp2_total, const char *currency)
+		    const struct model_gp2_target *tg, double gp2_total,
+		    const char *currency)
 {
 	double spend = fmin((double)load, pf->burst_iops) - pf->baseline_iops;
+	char verdict[128];
+	int slower = row_verdict(cfg, pf, size, tg, verdict, sizeof(verdict));
 
 	out_row(t);
 	out_int(t, size);
@@ -76,9 +132,23 @@ static void add_row(struct out_table *t, long size, const struct vol_config *cfg
 		out_num(t, GP2_BUCKET_CREDITS / spend);
 	else
 		out_null(t);
+	out_num(t, pf->baseline_mibps);
 	out_num(t, pf->burst_mibps);
-	out_num(t, gp2_total - cost->total);
-	out_num(t, gp2_total > 0 ? (gp2_total - cost->total) / gp2_total * 100 : 0);
+	/* a slower row saves nothing: it is not the same volume for less */
+	if (slower) {
+		out_null(t);
+		out_null(t);
+	} else {
+		out_num(t, gp2_total - cost->total);
+		out_num(t, gp2_total > 0 ? (gp2_total - cost->total) / gp2_total * 100 : 0);
+	}
+	if (cfg->type == VT_GP2) {     /* the reference itself */
+		out_null(t);
+		out_null(t);
+	} else {
+		out_bool(t, slower);
+		out_str(t, verdict);
+	}
 	out_str(t, currency);
 }
 
@@ -108,10 +178,11 @@ static void live_costs(struct out_table *t, const char *region)
 	f = xstrfmt("%s+%s+%s", st, io, tp);
 	out_formula(t, "monthly_usd", f);
 	free(f);
-	f = xstrfmt("%s-{monthly_usd}", gp2);
+	/* a slower row saves nothing (blank, as null in JSON) */
+	f = xstrfmt("IF({slower},\"\",%s-{monthly_usd})", gp2);
 	out_formula(t, "savings_usd", f);
 	free(f);
-	f = xstrfmt("IF(%s>0,{savings_usd}/%s,0)", gp2, gp2);
+	f = xstrfmt("IF({slower},\"\",IF(%s>0,{savings_usd}/%s,0))", gp2, gp2);
 	out_formula(t, "savings_pct", f);
 	free(f);
 	free(r);
@@ -177,6 +248,7 @@ static int add_svg(struct out_doc *doc, const char *dir, const char *region,
 	return rc ? EXIT_RUNTIME : EXIT_OK;
 }
 
+
 static int run(struct cli_ctx *ctx, void *args)
 {
 	struct report_compare_row rows[CLI_MAX_SIZES * VT_COUNT];
@@ -190,15 +262,24 @@ static int run(struct cli_ctx *ctx, void *args)
 	char err[EBS_ERRLEN];
 	int rc;
 
-	if ((rc = cli_load_prices(ctx, ctx->region, NULL, "gp2", &ps)) ||
+	if ((rc = cli_load_prices(ctx, ctx->region, a->as_of, "gp2", &ps)) ||
 	    (rc = check_priced(a, &ps)))
 		return rc;
 	for (int i = 0; i < VT_COUNT; i++)
 		if ((a->want[i] || i == VT_GP3) &&
-		    db_load_limits(ctx->db, (enum vol_type)i, NULL, &lim[i], err)) {
-			msg_error("%s", err);
+		    (rc = db_load_limits(ctx->db, (enum vol_type)i, a->as_of, &lim[i], err)))
+			return cli_fail(ctx, rc, err);
+	if (a->throughput_mibps) {
+		struct vol_config probe = { VT_GP3, lim[VT_GP3].max_size_gib,
+					    lim[VT_GP3].max_iops, a->throughput_mibps, 1, 0 };
+		char why[256];
+
+		if (model_validate(&lim[VT_GP3], &probe, NULL, why, sizeof(why))) {
+			msg_error("--throughput %ld: %s (rules in force %s)",
+				  a->throughput_mibps, why, lim[VT_GP3].effective_from);
 			return EXIT_RUNTIME;
 		}
+	}
 	doc = out_doc_new();
 	t = out_list(doc, "rows", NULL);
 	out_table_currency(t, ps.currency);
@@ -210,20 +291,24 @@ static int run(struct cli_ctx *ctx, void *args)
 	out_col(t, "monthly_usd", "Monthly", OUT_USD);
 	out_col(t, "sustained_iops", "Sustained IOPS", OUT_INT);
 	out_col(t, "burst_iops", "Burst IOPS", OUT_INT);
-	out_col(t, "cliff_seconds", "Cliff after (s)", OUT_INT);
+	out_col(t, "cliff_seconds", "Cliff after", OUT_DURATION);
+	out_col(t, "sustained_mibps", "Sust. MiB/s", OUT_NUM0);
 	out_col(t, "max_throughput_mibps", "Max MiB/s", OUT_NUM0);
 	out_col(t, "savings_usd", "Saves/month", OUT_USD);
 	out_col(t, "savings_pct", "Saves", OUT_PCT);
+	out_col(t, "slower", "Slower", OUT_BOOL);
+	out_col(t, "vs_gp2", "Against gp2", OUT_TEXT);
+	/* the money keys predate other currencies: amounts are in this one */
+	out_col(t, "currency", "Cur", OUT_TEXT);
 	live_costs(t, ctx->region);
-	pivot = xcalloc(a->sizes.n, sizeof(*pivot));
+	pivot = xcalloc(a->sizes.n ? a->sizes.n : 1, sizeof(*pivot));
 	for (size_t i = 0; i < a->sizes.n; i++)
 		for (int ty = 0; ty < VT_COUNT; ty++)
 			pivot[i][ty] = NAN;
-	/* the money keys predate other currencies: amounts are in this one */
-	out_col(t, "currency", "Cur", OUT_TEXT);
 	for (size_t i = 0; i < a->sizes.n; i++) {
 		struct vol_config gp2 = { VT_GP2, a->sizes.v[i], 0, 0, 1, 0 };
 		struct cost gp2_cost;
+		struct model_gp2_target tg;
 		struct perf pf;
 
 		if (model_validate(&lim[VT_GP2], &gp2, NULL, NULL, 0) ||
@@ -231,28 +316,30 @@ static int run(struct cli_ctx *ctx, void *args)
 			out_note(doc, "gp2 %ld GiB is not a legal volume; skipped", a->sizes.v[i]);
 			continue;
 		}
+		model_gp2_target(a->sizes.v[i], a->iops, &tg);
 		for (int ty = 0; ty < VT_COUNT; ty++) {
 			struct vol_config cfg;
 			struct cost c;
 
 			if (!a->want[ty])
 				continue;
-			model_like_gp2((enum vol_type)ty, a->sizes.v[i], a->iops, lim, &cfg);
-			if (model_validate(&lim[ty], &cfg, NULL, NULL, 0) ||
+			if (model_like_gp2((enum vol_type)ty, a->sizes.v[i], a->iops,
+					   a->throughput_mibps, lim, &cfg) ||
 			    model_cost(&ps.type[ty], &cfg, &c)) {
 				out_note(doc, "no legal %s matches gp2 %ld GiB", model_type_name(ty),
 					 a->sizes.v[i]);
 				continue;
 			}
 			model_perf(&cfg, &pf);
-			add_row(t, a->sizes.v[i], &cfg, &c, &pf, a->iops, gp2_cost.total,
-				ps.currency);
+			add_row(t, a->sizes.v[i], &cfg, &c, &pf, a->iops, &tg,
+				gp2_cost.total, ps.currency);
 			rows[nrows++] = (struct report_compare_row){ a->sizes.v[i], cfg.type, c.total };
 			pivot[i][ty] = c.total;
 		}
 	}
-	out_note(doc, "prices: %s in %s, snapshot %lld (%s, as of %s); cliff = full bucket at %ld IOPS",
-		 ctx->region, ps.currency, ps.snapshot_id, ps.source, ps.as_of, a->iops);
+	out_note(doc, "prices: %s in %s, snapshot %lld (%s, as of %s); volume rules in force %s; cliff = full bucket at %ld IOPS",
+		 ctx->region, ps.currency, ps.snapshot_id, ps.source, ps.as_of,
+		 a->as_of ? a->as_of : "today", a->iops);
 	price_sheet_about(doc, &ps);
 	rc = a->svg_dir ? add_svg(doc, a->svg_dir, ctx->region, rows, nrows) : EXIT_OK;
 	if (!rc && ctx->format == OUT_XLSX) {
@@ -278,9 +365,13 @@ const struct cmd cmd_compare_def = {
 	.description =
 		"gp2 against gp3 per size.  Each gp2 row shows its cost, sustained\n"
 		"(baseline) and burst IOPS, how long a full bucket lasts under the load,\n"
-		"and its throughput; every other type gets the configuration that is never\n"
-		"slower -- gp3 with max(3,000, gp2 baseline, N) IOPS and 250 MiB/s above\n"
-		"170 GiB -- with its cost and the saving against gp2.",
+		"and its throughput.  Every other type gets the cheapest configuration\n"
+		"that sustains what the gp2 delivers at its peak: max(3,000, gp2\n"
+		"baseline, N) IOPS and gp2's 128 / 250 MiB/s ceiling.  gp3 keeps its\n"
+		"included 125 MiB/s at 170 GiB or less, up to 3 MiB/s below gp2's 128\n"
+		"(said in the row; --throughput 128 prices the match).  st1 and sc1 are\n"
+		"sized to gp2's sustained MiB/s, but carry at most 500 / 250 IOPS: a row\n"
+		"that is slower says where and shows no saving.",
 	.opts = compare_opts,
 	.check = check,
 	.tables = "rows, notes",

@@ -17,6 +17,7 @@
 
 struct cost_args {
 	struct vol_config cfg;
+	const char *as_of;
 };
 
 #define A(f) offsetof(struct cost_args, f)
@@ -38,6 +39,8 @@ static const struct opt cost_opts[] = {
 	{ "io-per-month", 0, OPT_NUM, A(cfg.io_per_month), "N",
 	  "I/O requests per month per volume (standard only)",
 	  .min = 0, .max = 1e18 },
+	{ "as-of", 0, OPT_DATE, A(as_of), "DATE",
+	  "use the volume rules and prices in force on DATE" },
 	{ NULL }
 };
 
@@ -99,7 +102,8 @@ static void live_costs(struct out_table *t, const struct vol_config *cfg)
 
 static void build(struct out_doc *doc, const char *region,
 		  const struct vol_config *cfg, const struct cost *cost,
-		  const struct perf *pf, const struct price_set *ps)
+		  const struct perf *pf, const struct price_set *ps,
+		  const struct volume_limits *lim)
 {
 	struct out_table *t;
 	char title[160];
@@ -140,10 +144,10 @@ static void build(struct out_doc *doc, const char *region,
 	out_kv_num(t, "baseline_iops", "Baseline IOPS", OUT_INT, pf->baseline_iops);
 	out_kv_num(t, "burst_iops", "Burst IOPS", OUT_INT, pf->burst_iops);
 	if (pf->burst_seconds > 0)
-		out_kv_num(t, "burst_seconds", "Burst from full bucket (s)",
-			   OUT_INT, pf->burst_seconds);
+		out_kv_num(t, "burst_seconds", "Burst from full bucket",
+			   OUT_DURATION, pf->burst_seconds);
 	else
-		out_kv_null(t, "burst_seconds", "Burst from full bucket (s)", OUT_INT);
+		out_kv_null(t, "burst_seconds", "Burst from full bucket", OUT_DURATION);
 	out_kv_num(t, "baseline_throughput_mibps", "Sustained MiB/s", OUT_NUM1,
 		   pf->baseline_mibps);
 	out_kv_num(t, "max_throughput_mibps", "Max MiB/s", OUT_NUM1,
@@ -153,6 +157,7 @@ static void build(struct out_doc *doc, const char *region,
 	out_kv_int(t, "snapshot", "Snapshot", ps->snapshot_id);
 	out_kv_str(t, "as_of", "As of", ps->as_of);
 	out_kv_str(t, "source", "Source", ps->source);
+	out_kv_str(t, "rules_from", "Volume rules from", lim->effective_from);
 	price_sheet_about(doc, ps);
 }
 
@@ -168,7 +173,7 @@ static int run(struct cli_ctx *ctx, void *args)
 	char err[EBS_ERRLEN], why[256], alt[160];
 	int rc;
 
-	if ((rc = db_load_limits(ctx->db, a->cfg.type, NULL, &lim, err)))
+	if ((rc = db_load_limits(ctx->db, a->cfg.type, a->as_of, &lim, err)))
 		return cli_fail(ctx, rc, err);
 	model_apply_defaults(&lim, &a->cfg);
 	if (model_validate(&lim, &a->cfg, &nearest, why, sizeof(why))) {
@@ -177,14 +182,14 @@ static int run(struct cli_ctx *ctx, void *args)
 		msg_hint("nearest legal configuration: ebsize cost %s", alt);
 		return EXIT_RUNTIME;
 	}
-	if ((rc = cli_load_prices(ctx, ctx->region, NULL,
+	if ((rc = cli_load_prices(ctx, ctx->region, a->as_of,
 				  model_type_name(a->cfg.type), &ps)))
 		return rc;
 	if (model_cost(&ps.type[a->cfg.type], &a->cfg, &cost))
 		return cli_type_prices_missing(&ps, a->cfg.type);
 	model_perf(&a->cfg, &pf);
 	doc = out_doc_new();
-	build(doc, ctx->region, &a->cfg, &cost, &pf, &ps);
+	build(doc, ctx->region, &a->cfg, &cost, &pf, &ps, &lim);
 	if (ctx->format == OUT_XLSX &&
 	    price_sheet_add(doc, ctx->db, &ctx->region, 1, err)) {
 		msg_error("%s", err);
@@ -207,7 +212,8 @@ const struct cmd cmd_cost_def = {
 		"with its performance: baseline and burst IOPS, how long a full credit\n"
 		"bucket lasts, and maximum throughput.  Illegal configurations are refused\n"
 		"with the rule they break and the nearest legal configuration.  Prices are\n"
-		"those of the global --region.",
+		"those of the global --region; --as-of DATE uses the rules and prices in\n"
+		"force on DATE.",
 	.opts = cost_opts,
 	.check = check,
 	.epilog = "Exit status: 0 ok, 1 illegal configuration or missing prices, 2 usage.",

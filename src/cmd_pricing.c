@@ -63,7 +63,8 @@ static int add_price(const struct price_row *p, void *arg)
 	return price_sheet_row(p, sc->t);
 }
 
-static int show(struct cli_ctx *ctx, const char *region, const char *type)
+static int show(struct cli_ctx *ctx, const char *region, const char *type,
+		const char *as_of)
 {
 	struct out_doc *doc = out_doc_new();
 	struct show_ctx sc = { 0 };
@@ -72,14 +73,24 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type)
 
 	sc.t = out_list(doc, "prices", NULL);
 	price_sheet_cols(sc.t);
-	if (db_each_price(ctx->db, region, type, add_price, &sc, err)) {
+	if (db_each_price(ctx->db, region, type, as_of, add_price, &sc, err)) {
 		msg_error("%s", err);
 		out_doc_free(doc);
 		return EXIT_RUNTIME;
 	}
 	if (!sc.n) {
-		msg_error("no prices for region '%s'%s%s", region ? region : "(any)",
-			  type ? " and type " : "", type ? type : "");
+		char first[32];
+
+		db_earliest_prices(ctx->db, region, first, sizeof(first));
+		if (as_of && *first && strcmp(as_of, first) < 0)
+			/* a date before the first snapshot: say which is first */
+			msg_error("no prices for region '%s'%s%s as of %s: the earliest are as of %s",
+				  region ? region : "(any)", type ? " and type " : "",
+				  type ? type : "", as_of, first);
+		else
+			msg_error("no prices for region '%s'%s%s%s%s", region ? region : "(any)",
+				  type ? " and type " : "", type ? type : "",
+				  as_of ? " as of " : "", as_of ? as_of : "");
 		if (region)
 			cli_price_hints(region, type);
 		msg_hint("'ebsize pricing regions' shows which regions have prices");
@@ -98,6 +109,7 @@ static const char *const show_type_names[] = {
 struct show_args {
 	int all;
 	const char *type;
+	const char *as_of;
 };
 
 static const struct opt show_opts[] = {
@@ -106,6 +118,8 @@ static const struct opt show_opts[] = {
 	{ "type", 0, OPT_STR, offsetof(struct show_args, type), "T",
 	  "one volume type, or snapshot (snapshot storage)",
 	  .choices = show_type_names },
+	{ "as-of", 0, OPT_DATE, offsetof(struct show_args, as_of), "DATE",
+	  "the prices in force on DATE" },
 	{ NULL }
 };
 
@@ -115,10 +129,11 @@ static int cmd_pricing_show(struct cli_ctx *ctx, void *args)
 	enum vol_type vt;
 
 	if (a->type && !strcmp(a->type, "snapshot"))      /* snapshot storage */
-		return show(ctx, a->all ? NULL : ctx->region, a->type);
+		return show(ctx, a->all ? NULL : ctx->region, a->type, a->as_of);
 	if (a->type && model_type_parse(a->type, &vt))
 		return msg_usage_error(ctx->cmd_name, "unknown volume type '%s'", a->type);
-	return show(ctx, a->all ? NULL : ctx->region, a->type ? model_type_name(vt) : NULL);
+	return show(ctx, a->all ? NULL : ctx->region,
+		    a->type ? model_type_name(vt) : NULL, a->as_of);
 }
 
 /* ------------------------------------------------------------ storing */

@@ -381,6 +381,40 @@ void db_close(struct db *db)
 
 /* ------------------------------------------------------------ reads */
 
+/*
+ * The first value of a one-column query with one optional text parameter,
+ * into out (n bytes); "" when there is no row or it is NULL.
+ */
+static void first_text(struct db *db, const char *sql, const char *param,
+		       char *out, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	char err[EBS_ERRLEN];
+
+	out[0] = '\0';
+	if (db_prepare(db, sql, &st, err))
+		return;
+	if (param)
+		sqlite3_bind_text(st, 1, param, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		xsnprintf(out, n, "%s", db_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+void db_earliest_prices(struct db *db, const char *region, char *out,
+			size_t n)
+{
+	if (region)
+		first_text(db, "SELECT min(s.as_of) FROM price_snapshots s"
+			   " WHERE s.complete = 1 AND EXISTS (SELECT 1 FROM prices p"
+			   " WHERE p.snapshot_id = s.id AND p.region = ?1)",
+			   region, out, n);
+	else
+		first_text(db, "SELECT min(as_of) FROM price_snapshots"
+			   " WHERE complete = 1", NULL, out, n);
+}
+
 /* Newest complete snapshot with prices for region (as_of bound). */
 static int snapshot_for(struct db *db, const char *region, const char *as_of,
 			long long *id, char *err)
@@ -400,11 +434,21 @@ static int snapshot_for(struct db *db, const char *region, const char *as_of,
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		rc = db_fail(db, err, "cannot read prices");
 	} else if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
-		rc = as_of ? ebs_fail(err, EBS_ERR_NOT_FOUND,
+		char first[32];
+
+		/* a date before the first snapshot: say which is first */
+		db_earliest_prices(db, region, first, sizeof(first));
+		if (as_of && *first)
+			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
+				      "no prices for region '%s' as of %s: the earliest are as of %s",
+				      region, as_of, first);
+		else if (as_of)
+			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
 				      "no prices for region '%s' as of %s",
-				      region, as_of) :
-			ebs_fail(err, EBS_ERR_NOT_FOUND,
-				 "no prices for region '%s'", region);
+				      region, as_of);
+		else
+			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
+				      "no prices for region '%s'", region);
 	} else {
 		*id = sqlite3_column_int64(st, 0);
 	}
@@ -561,11 +605,22 @@ int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
 		out->included_mibps = sqlite3_column_double(st, 10);
 		out->io_unit_kib = sqlite3_column_int64(st, 11);
 		break;
-	case SQLITE_DONE:
-		rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
-			      "no %s volume rules in force as of %s",
-			      model_type_name(type), as_of ? as_of : "today");
+	case SQLITE_DONE: {
+		char first[16];
+
+		first_text(db, "SELECT min(effective_from) FROM volume_limits"
+			   " WHERE volume_type = ?1", model_type_name(type),
+			   first, sizeof(first));
+		if (*first)
+			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
+				      "no %s volume rules in force as of %s: the earliest are from %s",
+				      model_type_name(type), as_of ? as_of : "today", first);
+		else
+			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
+				      "no %s volume rules in force as of %s",
+				      model_type_name(type), as_of ? as_of : "today");
 		break;
+	}
 	default:
 		rc = db_fail(db, err, "cannot read volume limits");
 	}
@@ -676,17 +731,19 @@ out:
 }
 
 int db_each_price(struct db *db, const char *region, const char *type,
-		  int (*fn)(const struct price_row *, void *), void *arg,
-		  char *err)
+		  const char *as_of, int (*fn)(const struct price_row *, void *),
+		  void *arg, char *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc, step;
 
-	/* for each region, the newest complete snapshot that has it */
+	/* for each region, the newest complete snapshot that has it (with
+	 * as_of: the newest on or before that date, as db_load_prices) */
 	rc = db_prepare(db,
 			"WITH inforce AS (SELECT p.region, max(s.id) AS sid"
 			"  FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
-			"  WHERE s.complete = 1 GROUP BY p.region)"
+			"  WHERE s.complete = 1 AND (?3 IS NULL OR s.as_of <= ?3)"
+			"  GROUP BY p.region)"
 			" SELECT p.snapshot_id, p.region, p.volume_type, p.dimension, p.unit,"
 			" p.currency, p.price_per_unit, p.begin_range, coalesce(p.end_range, -1),"
 			" p.usagetype, p.source, coalesce(p.as_of, s.as_of)"
@@ -700,6 +757,8 @@ int db_each_price(struct db *db, const char *region, const char *type,
 		sqlite3_bind_text(st, 1, region, -1, SQLITE_TRANSIENT);
 	if (type)
 		sqlite3_bind_text(st, 2, type, -1, SQLITE_TRANSIENT);
+	if (as_of)
+		sqlite3_bind_text(st, 3, as_of, -1, SQLITE_TRANSIENT);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct price_row pr = {
 			.snapshot_id = sqlite3_column_int64(st, 0),

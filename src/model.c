@@ -126,12 +126,35 @@ double model_hdd_bucket_mib(double size_gib)
 
 double model_piops_max_mibps(enum vol_type t, double iops)
 {
-	/* T4 [S2] */
+	/* T4 [S2]: io2 0.256 MiB/s per IOPS up to 4,000; io1 256 KiB per
+	 * IOPS up to 32,000 IOPS (500 MiB/s), 16 KiB above, up to 1,000 */
 	if (t == VT_IO2)
-		return fmin(4000.0, 0.256 * iops);
+		return fmin(4000.0, IO2_MIBPS_PER_IOPS * iops);
 	if (iops <= IO1_LOW_IOPS)
 		return fmin(IO1_LOW_MAX_MIBPS, iops * IO1_LOW_KIB_PER_IOPS / 1024.0);
 	return fmin(IO1_MAX_MIBPS, iops * IO1_HIGH_KIB_PER_IOPS / 1024.0);
+}
+
+double model_piops_iops_for_mibps(enum vol_type t, double mibps)
+{
+	if (mibps <= 0)
+		return 0;
+	if (t == VT_IO2)
+		return mibps > 4000.0 + MODEL_EPS ? -1 :
+			ceil(mibps / IO2_MIBPS_PER_IOPS - MODEL_EPS);
+	if (mibps <= 500.0 + MODEL_EPS)
+		return ceil(mibps * 1024.0 / SSD_IO_UNIT_KIB - MODEL_EPS);
+	if (mibps > 1000.0 + MODEL_EPS)
+		return -1;
+	/* above 32,000 IOPS io1 moves 16 KiB per IOPS */
+	return fmax(32001.0, ceil(mibps * 1024.0 / 16.0 - MODEL_EPS));
+}
+
+double model_ssd_iops_for(enum vol_type t, double ops, double io_kib)
+{
+	if (t == VT_IO2)
+		return fmax(ops, ops * io_kib / 1024.0 / IO2_MIBPS_PER_IOPS);
+	return ops * fmax(1.0, ceil(io_kib / SSD_IO_UNIT_KIB - MODEL_EPS));
 }
 
 /* ------------------------------------------------------------ legality */
@@ -151,7 +174,7 @@ void model_apply_defaults(const struct volume_limits *lim,
 
 static long ceil_div(double need, double per)
 {
-	return (long)ceil(need / per - 1e-9);
+	return (long)ceil(need / per - MODEL_EPS);
 }
 
 static const char *lname(const struct volume_limits *lim)
@@ -220,9 +243,8 @@ static int first_violation(const struct volume_limits *lim,
 	}
 	/* T3: max IOPS for a size = max(3,000, 500 x GiB): the per-GiB rule
 	 * only limits IOPS above the type's minimum */
-	if (lim->max_iops_per_gib > 0 && cfg->iops > lim->min_iops &&
-	    (double)cfg->iops > lim->max_iops_per_gib * (double)cfg->size_gib + 1e-9) {
-		long need = ceil_div((double)cfg->iops, lim->max_iops_per_gib);
+	if (cfg->iops > model_max_iops_for_size(lim, cfg->size_gib)) {
+		long need = model_min_size_for_iops(lim, cfg->iops);
 
 		snprintf(why, whylen,
 			 "%s allows at most %g IOPS per GiB: %ld IOPS need at least %ld GiB",
@@ -248,7 +270,7 @@ static int first_violation(const struct volume_limits *lim,
 	}
 	if (lim->max_mibps_per_iops > 0 &&
 	    (double)cfg->throughput_mibps >
-		    lim->max_mibps_per_iops * (double)cfg->iops + 1e-9) {
+		    lim->max_mibps_per_iops * (double)cfg->iops + MODEL_EPS) {
 		long need = ceil_div((double)cfg->throughput_mibps,
 				     lim->max_mibps_per_iops);
 
@@ -421,6 +443,37 @@ void model_perf(const struct vol_config *cfg, struct perf *out)
 	out->burst_mibps *= k;
 }
 
+/* ------------------------------------------------------------ IOPS per size */
+
+long model_max_iops_for_size(const struct volume_limits *lim, long size_gib)
+{
+	double by_size;
+
+	if (!lim->min_iops)
+		return 0;
+	if (lim->max_iops_per_gib <= 0)
+		return lim->max_iops;
+	/* T3 "max IOPS for size": min(max, max(min, ratio x GiB)) */
+	by_size = floor(lim->max_iops_per_gib * (double)size_gib + MODEL_EPS);
+	if (by_size < (double)lim->min_iops)
+		by_size = (double)lim->min_iops;
+	return by_size < (double)lim->max_iops ? (long)by_size : lim->max_iops;
+}
+
+long model_min_size_for_iops(const struct volume_limits *lim, long iops)
+{
+	long need = lim->min_size_gib;
+
+	/* T3: any size carries the type's minimum (gp3: the included 3,000) */
+	if (lim->max_iops_per_gib > 0 && iops > lim->min_iops) {
+		long by_ratio = ceil_div((double)iops, lim->max_iops_per_gib);
+
+		if (by_ratio > need)
+			need = by_ratio;
+	}
+	return need;
+}
+
 /* ------------------------------------------------------------ gp2 -> gp3 */
 
 void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
@@ -434,84 +487,69 @@ void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
 	out->count = 1;
 	/* T2 [S1]: a gp2 of 1,000 GiB or more delivers 3 IOPS/GiB sustained */
 	out->iops = (long)fmax((double)gp3->included_iops, base);
-	/* T2 [S1, S4]: 250 MiB/s above 170 GiB; T3: 125 included */
+	/* T2 [S1, S4]: 250 MiB/s above 170 GiB; T3: 125 included (the
+	 * 3 MiB/s below gp2's 128 is the decision in model.h) */
 	out->throughput_mibps = size_gib > GP2_HIGH_MIBPS_ABOVE_GIB ?
 		GP2_HIGH_MIBPS : (long)gp3->included_mibps;
 }
 
-void model_like_gp2(enum vol_type t, long size_gib, long load_iops,
-		    const struct volume_limits *lims, struct vol_config *out)
+double model_gp3_mibps_short(long gp2_size_gib, double gp3_mibps)
 {
-	const struct volume_limits *lim = &lims[t];
-	struct vol_config gp3;
+	double short_by = model_gp2_burst_mibps((double)gp2_size_gib) - gp3_mibps;
 
-	model_gp3_like_gp2(&lims[VT_GP3], size_gib, &gp3);
-	if (gp3.iops < load_iops)
-		gp3.iops = load_iops;
-	memset(out, 0, sizeof(*out));
-	out->type = t;
-	out->size_gib = size_gib;
-	out->count = 1;
-	if (t == VT_GP2)
-		return;
-	if (t == VT_GP3) {
-		*out = gp3;
-		if (out->size_gib < (long)ceil((double)out->iops / lim->max_iops_per_gib))
-			out->size_gib = (long)ceil((double)out->iops / lim->max_iops_per_gib);
-		return;
-	}
-	if (t == VT_IO1 || t == VT_IO2) {
-		out->iops = gp3.iops;
-		if ((double)out->iops > lim->max_iops_per_gib * (double)size_gib)
-			out->size_gib = (long)ceil((double)out->iops / lim->max_iops_per_gib);
-	}
-	if (out->size_gib < lim->min_size_gib)
-		out->size_gib = lim->min_size_gib;
-	if (out->size_gib > lim->max_size_gib)
-		out->size_gib = lim->max_size_gib;
+	return short_by > MODEL_EPS ? short_by : 0;
 }
 
-long model_gp3_min_size(const struct volume_limits *gp3, long iops)
+enum model_fit model_gp3_for_need(const struct volume_limits *gp3,
+				  double size_gib, double need_iops,
+				  double need_mibps, struct vol_config *out)
 {
-	long need = gp3->max_iops_per_gib > 0 ?
-		ceil_div((double)iops, gp3->max_iops_per_gib) : 1;
+	double mibps = fmax(gp3->included_mibps, ceil(need_mibps - MODEL_EPS));
+	double iops = fmax((double)gp3->included_iops, ceil(need_iops - MODEL_EPS));
+	double size = fmax((double)gp3->min_size_gib, ceil(size_gib - MODEL_EPS));
+	enum model_fit fit = MODEL_FIT_OK;
 
-	return need > gp3->min_size_gib ? need : gp3->min_size_gib;
+	/* T3: at most 0.25 MiB/s per provisioned IOPS */
+	if (gp3->max_mibps_per_iops > 0)
+		iops = fmax(iops, ceil(mibps / gp3->max_mibps_per_iops - MODEL_EPS));
+	if (iops > (double)gp3->max_iops || mibps > gp3->max_mibps) {
+		iops = fmin(iops, (double)gp3->max_iops);
+		mibps = fmin(mibps, gp3->max_mibps);
+		fit = MODEL_FIT_PERF;
+	}
+	size = fmax(size, (double)model_min_size_for_iops(gp3, (long)iops));
+	if (fit == MODEL_FIT_OK && size > (double)gp3->max_size_gib)
+		fit = MODEL_FIT_SIZE;
+	if (size > (double)gp3->max_size_gib)
+		size = (double)gp3->max_size_gib;
+	memset(out, 0, sizeof(*out));
+	out->type = VT_GP3;
+	out->size_gib = (long)size;
+	out->count = 1;
+	out->iops = (long)iops;
+	out->throughput_mibps = (long)mibps;
+	return fit;
 }
 
 int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
 		       double need_iops, double need_mibps,
 		       struct vol_config *out)
 {
-	double iops = fmax((double)gp3->included_iops, ceil(need_iops - 1e-9));
-	double mibps = fmax(gp3->included_mibps, ceil(need_mibps - 1e-9));
-	double cap_iops = fmin((double)gp3->max_iops,
-			       gp3->max_iops_per_gib * (double)size_gib);
-	int fits = 1;
+	long cap;
 
-	/* T3: at most 0.25 MiB/s per provisioned IOPS */
-	if (gp3->max_mibps_per_iops > 0)
-		iops = fmax(iops, ceil(mibps / gp3->max_mibps_per_iops - 1e-9));
-	if (iops > cap_iops) {
-		iops = fmax((double)gp3->included_iops, floor(cap_iops));
-		fits = 0;
-	}
-	if (mibps > gp3->max_mibps) {
-		mibps = gp3->max_mibps;
-		fits = 0;
-	}
-	if (gp3->max_mibps_per_iops > 0 &&
-	    mibps > gp3->max_mibps_per_iops * iops + 1e-9) {
-		mibps = floor(gp3->max_mibps_per_iops * iops);
-		fits = 0;
-	}
-	memset(out, 0, sizeof(*out));
-	out->type = VT_GP3;
+	if (model_gp3_for_need(gp3, (double)size_gib, need_iops, need_mibps,
+			       out) == MODEL_FIT_OK && out->size_gib == size_gib)
+		return 0;
+	/* the most size_gib carries toward the need */
+	cap = model_max_iops_for_size(gp3, size_gib);
 	out->size_gib = size_gib;
-	out->count = 1;
-	out->iops = (long)iops;
-	out->throughput_mibps = (long)mibps;
-	return fits ? 0 : -1;
+	if (out->iops > cap)
+		out->iops = cap;
+	if (gp3->max_mibps_per_iops > 0 &&
+	    (double)out->throughput_mibps > gp3->max_mibps_per_iops * (double)out->iops)
+		out->throughput_mibps = (long)floor(gp3->max_mibps_per_iops *
+						    (double)out->iops + MODEL_EPS);
+	return -1;
 }
 
 int model_gp2_sized_for_iops(long size_gib, long *target_iops)
@@ -552,6 +590,92 @@ double model_gp2_alarm_pct(double size_gib, double load_iops,
 	if (drain <= 0)
 		return 0;
 	/* T15 derived: credits left = BurstBalance % x 5,400,000 */
-	pct = ceil(lead_seconds * drain / GP2_BUCKET_CREDITS * 100.0 - 1e-9);
+	pct = ceil(lead_seconds * drain / GP2_BUCKET_CREDITS * 100.0 - MODEL_EPS);
 	return fmax(1.0, fmin(100.0, pct));
+}
+
+/* ------------------------------------------------------------ beside gp2 */
+
+void model_gp2_target(long size_gib, long load_iops,
+		      struct model_gp2_target *tg)
+{
+	struct vol_config gp2 = { VT_GP2, size_gib, 0, 0, 1, 0 };
+	struct perf pf;
+
+	model_perf(&gp2, &pf);
+	tg->iops = fmax(pf.burst_iops, (double)load_iops);
+	tg->mibps = pf.burst_mibps;
+	tg->sustained_iops = pf.baseline_iops;
+	tg->sustained_mibps = pf.baseline_mibps;
+}
+
+/*
+ * The smallest st1/sc1 size, from `from` GiB up, that sustains mibps
+ * (T5 [S3]: baseline MiB/s per TiB); the largest size when none does.
+ */
+static long hdd_size_for(const struct volume_limits *lim, long from,
+			 double mibps)
+{
+	long lo = from > lim->min_size_gib ? from : lim->min_size_gib;
+	long hi = lim->max_size_gib;
+
+	if (lo > hi)
+		return hi;
+	if (model_hdd_baseline_mibps(lim->type, (double)hi) + MODEL_EPS < mibps)
+		return hi;
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+
+		if (model_hdd_baseline_mibps(lim->type, (double)mid) + MODEL_EPS >= mibps)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+int model_like_gp2(enum vol_type t, long size_gib, long load_iops,
+		   long gp3_mibps, const struct volume_limits *lims,
+		   struct vol_config *out)
+{
+	const struct volume_limits *lim = &lims[t];
+	struct model_gp2_target tg;
+	struct vol_config like;
+	double iops;
+
+	model_gp2_target(size_gib, load_iops, &tg);
+	memset(out, 0, sizeof(*out));
+	out->type = t;
+	out->size_gib = size_gib;
+	out->count = 1;
+	switch (t) {
+	case VT_GP2:
+		return 0;
+	case VT_GP3:
+		model_gp3_like_gp2(lim, size_gib, &like);
+		return model_gp3_for_need(lim, (double)size_gib,
+					  fmax((double)like.iops, (double)load_iops),
+					  gp3_mibps ? (double)gp3_mibps :
+					  (double)like.throughput_mibps, out) ? -1 : 0;
+	case VT_IO1:
+	case VT_IO2:
+		iops = model_piops_iops_for_mibps(t, tg.mibps);
+		out->iops = (long)fmax(tg.iops, iops);
+		out->size_gib = model_min_size_for_iops(lim, out->iops);
+		if (out->size_gib < size_gib)
+			out->size_gib = size_gib;
+		break;
+	case VT_ST1:
+	case VT_SC1:
+		out->size_gib = hdd_size_for(lim, size_gib, tg.sustained_mibps);
+		break;
+	case VT_STANDARD:
+	case VT_COUNT:
+		break;
+	}
+	if (out->size_gib < lim->min_size_gib)
+		out->size_gib = lim->min_size_gib;
+	if (out->size_gib > lim->max_size_gib)
+		out->size_gib = lim->max_size_gib;
+	return model_validate(lim, out, NULL, NULL, 0);
 }

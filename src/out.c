@@ -62,6 +62,9 @@ static void table_free(struct out_table *t)
 		free(t->cells[i].owned);
 		if (t->cells[i].sub)
 			table_free(t->cells[i].sub);
+		for (size_t j = 0; j < t->cells[i].nlist; j++)
+			free(t->cells[i].list[j]);
+		free(t->cells[i].list);
 	}
 	free(t->cols);
 	free(t->cells);
@@ -376,6 +379,26 @@ void out_null(struct out_table *t)
 	next_cell(t);
 }
 
+void out_strv(struct out_table *t, const char *const *v, size_t n)
+{
+	struct cell *c = next_cell(t);
+	size_t len = 1;
+
+	c->kind = CELL_LIST;
+	c->list = xcalloc(n ? n : 1, sizeof(*c->list));
+	c->nlist = n;
+	for (size_t i = 0; i < n; i++) {
+		c->list[i] = xstrdup(v[i]);
+		len += strlen(v[i]) + 1;
+	}
+	c->owned = xmalloc(len);
+	c->owned[0] = '\0';
+	for (size_t i = 0, o = 0; i < n; i++)
+		o += (size_t)snprintf(c->owned + o, len - o, "%s%s", i ? "," : "",
+				      v[i]);
+	c->s = c->owned;
+}
+
 struct out_table *out_nested(struct out_table *t, const char *display)
 {
 	struct cell *c = next_cell(t);
@@ -433,8 +456,12 @@ void out_rows_on_demand(struct out_table *t, size_t nrows, out_fill_fn fill,
 /* Replace the one materialised row of an on-demand table by row. */
 static void fill_row(struct out_table *t, size_t row)
 {
-	for (size_t i = 0; i < t->ncells; i++)
+	for (size_t i = 0; i < t->ncells; i++) {
 		free(t->cells[i].owned);
+		for (size_t j = 0; j < t->cells[i].nlist; j++)
+			free(t->cells[i].list[j]);
+		free(t->cells[i].list);
+	}
 	t->ncells = 0;
 	t->fill(t, row, t->fill_arg);
 	t->filled_row = row;
@@ -533,6 +560,64 @@ void out_fmt_exact(char *buf, size_t n, double v)
 	}
 }
 
+/* v rounded to `decimals` places (half away from zero), when that fits a
+ * double exactly enough to matter; larger magnitudes are left alone. */
+static double round_to(double v, int decimals)
+{
+	double scale = pow(10.0, decimals), x = v * scale;
+
+	if (!(fabs(x) < 9007199254740992.0))   /* 2^53: already integral */
+		return v;
+	x = round(x) / scale;
+	return x == 0 ? 0 : x;     /* no "-0" */
+}
+
+void out_fmt_machine(char *buf, size_t n, enum out_style st, double v)
+{
+	int decimals;
+
+	switch (st) {
+	case OUT_PCT:
+		decimals = 2;      /* a hundredth of a percent */
+		break;
+	case OUT_DURATION:
+		decimals = 0;      /* whole seconds */
+		break;
+	case OUT_USD:
+	case OUT_EXACT:
+	case OUT_TEXT:
+	case OUT_BOOL:
+	case OUT_INT:
+	case OUT_NUM0:
+	case OUT_NUM1:
+	case OUT_NUM2:
+	case OUT_NUM3:
+	default:
+		/* money to a millionth of a dollar; rates, counts and sizes
+		 * to a millionth too (fio's own resolution): far below what
+		 * is measured or billed, far above binary noise */
+		decimals = 6;
+		break;
+	}
+	out_fmt_exact(buf, n, isfinite(v) ? round_to(v, decimals) : v);
+}
+
+void out_fmt_duration(char *buf, size_t n, double s)
+{
+	double a = fabs(s);
+
+	if (!isfinite(s))
+		xsnprintf(buf, n, "-");
+	else if (a < 600)
+		xsnprintf(buf, n, "%.0f s", s);
+	else if (a < 90 * 60)
+		xsnprintf(buf, n, "%.0f min", s / 60);
+	else if (a < 48 * 3600)
+		xsnprintf(buf, n, "%.1f h", s / 3600);
+	else
+		xsnprintf(buf, n, "%.1f d", s / 86400);
+}
+
 /* Insert thousands separators into the integer part of a decimal string. */
 static void group_thousands(char *buf, size_t n)
 {
@@ -598,6 +683,7 @@ void out_cell_display(const struct cell *c, enum out_style st, char *buf,
 		return;
 	case CELL_STR:
 	case CELL_NESTED:
+	case CELL_LIST:
 		xsnprintf(buf, n, "%s", c->s);
 		return;
 	case CELL_BOOL:
@@ -618,7 +704,10 @@ void out_cell_display(const struct cell *c, enum out_style st, char *buf,
 		xsnprintf(buf, n, "%.1f %%", v);
 		return;
 	case OUT_EXACT:
-		out_fmt_exact(buf, n, v);
+		out_fmt_machine(buf, n, OUT_EXACT, v);
+		return;
+	case OUT_DURATION:
+		out_fmt_duration(buf, n, v);
 		return;
 	case OUT_NUM1: dec = 1; break;
 	case OUT_NUM2: dec = 2; break;
@@ -641,16 +730,19 @@ void out_cell_display(const struct cell *c, enum out_style st, char *buf,
 		group_thousands(buf, n);
 }
 
-/* Machine text of a number cell: exact, no grouping. */
-static void machine(const struct cell *c, char *buf, size_t n)
+/* Machine text of a cell of a column of style st: out_fmt_machine for
+ * numbers, no grouping. */
+static void machine(const struct cell *c, enum out_style st, char *buf,
+		    size_t n)
 {
 	switch (c->kind) {
 	case CELL_NULL: buf[0] = '\0'; break;
 	case CELL_STR:
+	case CELL_LIST:
 	case CELL_NESTED: xsnprintf(buf, n, "%s", c->s); break;
 	case CELL_BOOL: xsnprintf(buf, n, "%s", c->i ? "true" : "false"); break;
 	case CELL_INT: fmt_int(buf, n, c->i); break;
-	case CELL_NUM: out_fmt_exact(buf, n, c->d); break;
+	case CELL_NUM: out_fmt_machine(buf, n, st, c->d); break;
 	}
 }
 
@@ -752,7 +844,7 @@ static void json_string(FILE *f, const char *s)
 
 static void json_nested(FILE *f, const struct out_table *sub);
 
-static void json_cell(FILE *f, const struct cell *c)
+static void json_cell(FILE *f, const struct cell *c, enum out_style st)
 {
 	char buf[64];
 
@@ -760,10 +852,18 @@ static void json_cell(FILE *f, const struct cell *c)
 		json_nested(f, c->sub);
 	} else if (c->kind == CELL_STR) {
 		json_string(f, c->s);
+	} else if (c->kind == CELL_LIST) {
+		putc_unlocked('[', f);
+		for (size_t i = 0; i < c->nlist; i++) {
+			if (i)
+				putc_unlocked(',', f);
+			json_string(f, c->list[i]);
+		}
+		putc_unlocked(']', f);
 	} else if (c->kind == CELL_NULL) {
 		jputs(f, "null");
 	} else {
-		machine(c, buf, sizeof(buf));
+		machine(c, st, buf, sizeof(buf));
 		jputs(f, buf);
 	}
 }
@@ -879,7 +979,7 @@ static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
 			json_string(f, parts[np - 1]);
 			putc_unlocked(':', f);
 		}
-		json_cell(f, out_cell_at(t, row, c));
+		json_cell(f, out_cell_at(t, row, c), t->cols[c].style);
 		prev = parts;
 		nprev = np;
 	}
@@ -1069,14 +1169,15 @@ void out_table_names(const struct out_doc *doc, char *buf, size_t n)
 	}
 }
 
-static void csv_cell(FILE *f, const struct cell *cl)
+static void csv_cell(FILE *f, const struct cell *cl, enum out_style st)
 {
 	char buf[64];
 
-	if (cl->kind == CELL_STR || cl->kind == CELL_NESTED) {
+	if (cl->kind == CELL_STR || cl->kind == CELL_NESTED ||
+	    cl->kind == CELL_LIST) {
 		csv_field(f, cl->s, 1);
 	} else {
-		machine(cl, buf, sizeof(buf));
+		machine(cl, st, buf, sizeof(buf));
 		jputs(f, buf);
 	}
 }
@@ -1094,7 +1195,7 @@ static void csv_list(FILE *f, const struct out_table *t)
 		for (size_t c = 0; c < t->ncols; c++) {
 			if (c)
 				putc_unlocked(',', f);
-			csv_cell(f, out_cell_at(t, r, c));
+			csv_cell(f, out_cell_at(t, r, c), t->cols[c].style);
 		}
 		jputs(f, "\r\n");
 	}
@@ -1123,7 +1224,7 @@ static void csv_records(FILE *f, const struct out_doc *doc,
 					putc_unlocked(',', f);
 				first = 0;
 				if (pass == 1) {
-					csv_cell(f, out_cell_at(t, 0, c));
+					csv_cell(f, out_cell_at(t, 0, c), t->cols[c].style);
 				} else if (t->name && !only) {
 					char *key = xstrfmt("%s.%s", t->name, t->cols[c].key);
 
@@ -1389,7 +1490,8 @@ void out_stream_row(struct out_stream *s, const double *v)
 	if (s->fmt == OUT_JSON)
 		fputs(s->rows ? ",{" : "{", s->f);
 	for (size_t c = 0; c < s->ncols; c++) {
-		out_fmt_exact(buf, sizeof(buf), v[c]);
+		/* the series are rates and credits: the rate rule */
+		out_fmt_machine(buf, sizeof(buf), OUT_NUM3, v[c]);
 		if (s->fmt == OUT_JSON) {
 			if (c)
 				fputc(',', s->f);

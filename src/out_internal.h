@@ -9,7 +9,8 @@
 
 #include "ebsize/out.h"
 
-enum cell_kind { CELL_NULL, CELL_STR, CELL_NUM, CELL_INT, CELL_BOOL, CELL_NESTED };
+enum cell_kind { CELL_NULL, CELL_STR, CELL_NUM, CELL_INT, CELL_BOOL, CELL_NESTED,
+		 CELL_LIST };
 
 struct cell {
 	enum cell_kind kind;
@@ -18,6 +19,8 @@ struct cell {
 	const char *s;             /* text; display text of a nested list */
 	char *owned;               /* s when the cell owns it, else NULL */
 	struct out_table *sub;     /* CELL_NESTED */
+	char **list;               /* CELL_LIST: the strings (s: joined) */
+	size_t nlist;
 	char ccy[4];               /* money (OUT_USD) currency; "" = USD */
 };
 

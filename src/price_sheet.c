@@ -88,7 +88,7 @@ int price_sheet_add(struct out_doc *doc, struct db *db,
 		free(ref);
 	}
 	for (size_t i = 0; i < n; i++)
-		if ((rc = db_each_price(db, regions[i], NULL, usd_row, t, err)))
+		if ((rc = db_each_price(db, regions[i], NULL, NULL, usd_row, t, err)))
 			return rc;
 	return EBS_OK;
 }

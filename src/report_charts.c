@@ -560,8 +560,7 @@ static double like_gp2(const struct report_cost_input *in, enum vol_type t,
 {
 	struct cost c;
 
-	model_like_gp2(t, size, in->iops, in->lim, out);
-	if (model_validate(&in->lim[t], out, NULL, NULL, 0) ||
+	if (model_like_gp2(t, size, in->iops, 0, in->lim, out) ||
 	    model_cost(&in->prices[t], out, &c))
 		return NAN;
 	return c.total;
@@ -590,7 +589,8 @@ static double curve_at(struct curve_ctx *cx, int s, double x)
 	case S_GP3: return like_gp2(in, VT_GP3, (long)x, &gp3);
 	case S_IO2: return like_gp2(in, VT_IO2, (long)x, &gp3);
 	default:
-		model_like_gp2(VT_GP3, (long)x, in->iops, in->lim, &gp3);
+		if (model_like_gp2(VT_GP3, (long)x, in->iops, 0, in->lim, &gp3))
+			return NAN;
 		nd.iops = (double)gp3.iops;
 		nd.mibps = (double)gp3.throughput_mibps;
 		nd.size_gib = x;

@@ -14,6 +14,7 @@
 #include "ebsize/scan.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,54 +197,65 @@ static double burst_drain(const struct scan_load *l)
 	       (double)(l->burst_last_t - l->burst_first_t);
 }
 
+/*
+ * The load a gp2 is seen to put on its bucket, in IOPS: the larger drain
+ * of the two observations -- the peak IOPS, and the baseline plus the fall
+ * of BurstBalance (a 5-minute average hides spikes the balance does not)
+ * -- capped at the burst ceiling, since a gp2 cannot spend credits faster
+ * than 3,000 minus its baseline (T2 [S1]).  < 0 when neither shows a
+ * drain.  The cliff and the alarm both use it: one drain for both.
+ */
+static double observed_load(const struct scan_volume *v)
+{
+	const struct scan_load *l = v->load;
+	double size = (double)v->cfg.size_gib;
+	double base = model_gp2_baseline_iops(size);
+	double seen = -1;
+
+	if (l && l->have_iops && l->peak_iops > base)
+		seen = l->peak_iops;
+	if (l && burst_falling(l))
+		seen = fmax(seen, base + burst_drain(l));
+	if (seen <= base)
+		return -1;
+	return fmin(seen, model_gp2_burst_iops(size));
+}
+
 /* The BurstBalance alarm of a gp2 that can burst (size < 1,000 GiB). */
 static void set_alarm(const struct scan_volume *v, const struct scan_opts *o,
 		      struct scan_finding *f)
 {
 	double size = (double)v->cfg.size_gib;
-	double base = model_gp2_baseline_iops(size);
 	double load = model_gp2_burst_iops(size);
 
-	const struct scan_load *l = v->load;
-	double seen = -1;
-
-	if (load <= base)
+	if (load <= model_gp2_baseline_iops(size))
 		return;
-	/* the larger drain of the two observations: the peak IOPS, and the
-	 * fall of BurstBalance itself (a 5-minute average hides spikes the
-	 * balance does not); neither: the worst case, a full burst at
-	 * 3,000 IOPS (T2 [S1]) */
-	if (l && l->have_iops && l->peak_iops > base)
-		seen = l->peak_iops;
-	if (l && burst_falling(l))
-		seen = fmax(seen, base + burst_drain(l));
-	if (seen > base)
-		load = fmin(load, seen);
+	/* what was seen, else the worst case: a full burst (T2 [S1]) */
+	if (f->load_iops > 0)
+		load = f->load_iops;
 	f->alarm_pct = model_gp2_alarm_pct(size, load, o->alarm_lead_s);
 	f->alarm_load_iops = load;
 	f->alarm_lead_s = model_gp2_seconds_to_empty(
 		size, f->alarm_pct / 100.0 * GP2_BUCKET_CREDITS, load);
 }
 
-/* Seconds to the cliff from CloudWatch; < 0 when it cannot be told. */
-static double cliff_seconds(const struct scan_volume *v)
+/*
+ * Seconds to the cliff under the observed load from the credits left
+ * (T15 derived: BurstBalance % x 5,400,000; a full bucket without it);
+ * < 0 when no drain was seen.
+ */
+static double cliff_seconds(const struct scan_volume *v,
+			    const struct scan_finding *f)
 {
 	const struct scan_load *l = v->load;
-	double size = (double)v->cfg.size_gib;
-	double credits = GP2_BUCKET_CREDITS, best = -1, t;
+	double credits = GP2_BUCKET_CREDITS;
 
-	/* T15 derived: credits left = BurstBalance % x 5,400,000 */
+	if (f->load_iops <= 0)
+		return -1;
 	if (l->have_burst)
 		credits = l->burst_last_pct / 100.0 * GP2_BUCKET_CREDITS;
-	if (l->have_iops &&
-	    (t = model_gp2_seconds_to_empty(size, credits, l->peak_iops)) >= 0)
-		best = t;
-	/* the observed drain rate of the balance itself */
-	if (burst_falling(l)) {
-		t = credits / burst_drain(l);
-		best = best < 0 ? t : fmin(best, t);
-	}
-	return best;
+	return model_gp2_seconds_to_empty((double)v->cfg.size_gib, credits,
+					  f->load_iops);
 }
 
 /* Is a gp2 burning credits: peak above baseline, or the balance falling? */
@@ -275,7 +287,7 @@ static void gp2_finding(const struct scan_volume *v,
 	set_alarm(v, o, f);
 	if (v->used_gib >= 0 && v->used_gib <= (double)size) {
 		long want = (long)ceil(v->used_gib * grow_by(o) - 1e-9);
-		long floor_gib = model_gp3_min_size(&lim[VT_GP3], eq.iops);
+		long floor_gib = model_min_size_for_iops(&lim[VT_GP3], eq.iops);
 
 		if (want < floor_gib)
 			want = floor_gib;
@@ -290,7 +302,7 @@ static void gp2_finding(const struct scan_volume *v,
 	}
 	if (gp2_at_risk(v)) {
 		f->cat = SCAN_GP2_BURST_RISK;
-		f->cliff_s = cliff_seconds(v);
+		f->cliff_s = cliff_seconds(v, f);
 		f->risk = SCAN_LOW;
 		f->confidence = SCAN_MEDIUM;
 		return;
@@ -397,6 +409,11 @@ static void init_finding(const struct scan_volume *v,
 	f->burst_data = v->load && v->load->have_burst;
 	f->burst_falling = v->load && burst_falling(v->load);
 	f->burst_min_pct = f->burst_data ? v->load->burst_min_pct : -1;
+	f->load_iops = v->cfg.type == VT_GP2 ? observed_load(v) : -1;
+	if (f->burst_falling)
+		f->balance_pct_per_h = (v->load->burst_first_pct -
+					v->load->burst_last_pct) * 3600.0 /
+			(double)(v->load->burst_last_t - v->load->burst_first_t);
 	f->encrypted = v->encrypted != 0;
 	f->kms_key_id = v->encrypted ? v->kms_key_id : NULL;
 	f->headroom_pct = o ? o->headroom_pct : 0;
@@ -454,16 +471,54 @@ int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
 
 /* ------------------------------------------------------------ reasons */
 
+/*
+ * Why a gp2 is at burst risk, naming what was seen: the peak IOPS, or --
+ * without IOPS metrics -- the load the fall of BurstBalance implies, or
+ * only how low the balance went.
+ */
+static void burst_risk_reason(const struct scan_finding *f, char *buf, size_t n)
+{
+	const struct vol_config *c = &f->cur, *p = &f->prop;
+	double base = model_gp2_baseline_iops((double)c->size_gib);
+	char seen[160], bal[64] = "";
+
+	if (f->burst_falling)
+		xsnprintf(bal, sizeof(bal), "BurstBalance falling %.0f %% an hour",
+			  f->balance_pct_per_h);
+	else if (f->burst_data)
+		xsnprintf(bal, sizeof(bal), "BurstBalance down to %.0f %%",
+			  f->burst_min_pct);
+	if (f->peak_iops >= 0)
+		xsnprintf(seen, sizeof(seen), "observed peak %.0f IOPS against a %.0f IOPS baseline%s%s",
+			  f->peak_iops, base, *bal ? ", " : "", bal);
+	else if (f->load_iops > 0)
+		xsnprintf(seen, sizeof(seen), "no IOPS metrics: %s, a load of about %.0f IOPS against a %.0f IOPS baseline",
+			  bal, f->load_iops, base);
+	else
+		xsnprintf(seen, sizeof(seen), "no IOPS metrics: %s on a %.0f IOPS baseline",
+			  bal, base);
+	xsnprintf(buf, n, "%s; gp3 at %ld IOPS sustains it without credits%s",
+		  seen, p->iops,
+		  f->burst_data ? "" : " (cliff assumes a full bucket: no BurstBalance data)");
+}
+
 void scan_reason(const struct scan_finding *f, char *buf, size_t n)
 {
 	const struct vol_config *c = &f->cur, *p = &f->prop;
-	char bal[64] = "";
+	double short_by = model_gp3_mibps_short(c->size_gib,
+						(double)p->throughput_mibps);
 
 	switch (f->cat) {
 	case SCAN_GP2_TO_GP3:
 		if (f->target_iops)
 			xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s is nowhere slower; the size looks chosen for %ld IOPS: give --usage to price a smaller gp3",
 				  p->iops, p->throughput_mibps, f->target_iops);
+		else if (short_by > 0)
+			/* the decision of model.h: the included 125 MiB/s */
+			xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s never has fewer IOPS than gp2 of %ld GiB; its %ld MiB/s is %g MiB/s below gp2's %g MiB/s peak",
+				  p->iops, p->throughput_mibps, c->size_gib,
+				  p->throughput_mibps, short_by,
+				  model_gp2_burst_mibps((double)c->size_gib));
 		else
 			xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s is nowhere slower than gp2 of %ld GiB",
 				  p->iops, p->throughput_mibps, c->size_gib);
@@ -474,16 +529,7 @@ void scan_reason(const struct scan_finding *f, char *buf, size_t n)
 			  p->iops, p->throughput_mibps);
 		break;
 	case SCAN_GP2_BURST_RISK:
-		if (f->burst_falling)
-			xsnprintf(bal, sizeof(bal), ", BurstBalance falling");
-		else if (f->burst_data)
-			xsnprintf(bal, sizeof(bal), ", BurstBalance down to %.0f %%",
-				  f->burst_min_pct);
-		xsnprintf(buf, n, "observed peak %.0f IOPS against a %.0f IOPS baseline%s; gp3 at %ld IOPS sustains it without credits%s",
-			  f->peak_iops > 0 ? f->peak_iops : 0.0,
-			  model_gp2_baseline_iops((double)c->size_gib),
-			  bal, p->iops,
-			  f->burst_data ? "" : " (cliff assumes a full bucket: no BurstBalance data)");
+		burst_risk_reason(f, buf, n);
 		break;
 	case SCAN_OVERPROVISIONED:
 		if (f->peak_iops < 0)
@@ -510,6 +556,34 @@ void scan_reason(const struct scan_finding *f, char *buf, size_t n)
 
 /* ------------------------------------------------------------ commands */
 
+/*
+ * The options that take a volume from cur (NULL: a new volume) to p, and
+ * only those, against the defaults of the API (A1 ModifyVolume, A2
+ * CreateVolume): a type change to gp3, io1 or io2 -- and a new volume --
+ * defaults IOPS to 3,000, throughput to 125 unless the volume stays gp3;
+ * a volume that keeps its type keeps every value it is not given.  A new
+ * volume always names its type and size (not written here).
+ */
+static void api_options(const struct vol_config *cur,
+			const struct vol_config *p, char *buf, size_t n)
+{
+	int same_type = cur && cur->type == p->type;
+	long def_iops = same_type ? cur->iops : 3000;
+	long def_mibps = same_type ? cur->throughput_mibps : 125;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (cur && !same_type)
+		o += (size_t)snprintf(buf, n, " --volume-type %s",
+				      model_type_name(p->type));
+	/* io1/io2 state their IOPS on a new volume: CreateVolume needs them */
+	if ((p->type == VT_GP3 || p->type == VT_IO1 || p->type == VT_IO2) &&
+	    (p->iops != def_iops || (!cur && p->type != VT_GP3)) && o < n)
+		o += (size_t)snprintf(buf + o, n - o, " --iops %ld", p->iops);
+	if (p->type == VT_GP3 && p->throughput_mibps != def_mibps && o < n)
+		snprintf(buf + o, n - o, " --throughput %ld", p->throughput_mibps);
+}
+
 char *scan_command(const struct scan_finding *f, const char *id,
 		   const char *region, const char *az)
 {
@@ -521,11 +595,11 @@ char *scan_command(const struct scan_finding *f, const char *id,
 	if (f->cat == SCAN_UNATTACHED)
 		return xstrfmt("snap=$(aws ec2 create-snapshot --region %s --volume-id %s --description 'ebsize: before deleting unattached %s' --query SnapshotId --output text) && aws ec2 wait snapshot-completed --region %s --snapshot-ids \"$snap\" && aws ec2 delete-volume --region %s --volume-id %s",
 			       region, id, id, region, region, id);
-	if (p->type == VT_GP3)
-		xsnprintf(extra, sizeof(extra), " --iops %ld --throughput %ld",
-			  p->iops, p->throughput_mibps);
-	else if (p->type == VT_IO1 || p->type == VT_IO2)
-		xsnprintf(extra, sizeof(extra), " --iops %ld", p->iops);
+	if (f->new_volume)
+		/* CreateVolume: gp3 defaults to 3,000 IOPS and 125 MiB/s */
+		api_options(NULL, p, extra, sizeof(extra));
+	else
+		api_options(&f->cur, p, extra, sizeof(extra));
 	if (f->new_volume) {
 		/* the copy keeps the encryption (and key) of the original;
 		 * the key id was checked (inventory_valid_kms_key) and is
@@ -540,9 +614,8 @@ char *scan_command(const struct scan_finding *f, const char *id,
 	}
 	/* T14: one modification carries type, IOPS and throughput together
 	 * (at most 4 per volume per 24 h) */
-	xsnprintf(buf, sizeof(buf),
-		  "aws ec2 modify-volume --region %s --volume-id %s --volume-type %s%s",
-		  region, id, model_type_name(p->type), extra);
+	xsnprintf(buf, sizeof(buf), "aws ec2 modify-volume --region %s --volume-id %s%s",
+		  region, id, extra);
 	return xstrdup(buf);
 }
 

@@ -34,14 +34,9 @@ static int is_hdd(enum vol_type t)
 	return t == VT_ST1 || t == VT_SC1;
 }
 
-/* SSD operations per I/O: each 256 KiB or part counts once (T1 [S5]). */
-static double ssd_ops_per_io(double io_kib)
-{
-	return fmax(1.0, ceil(io_kib / 256.0 - 1e-9));
-}
-
 /* What `ops` I/O per second of the need cost a volume of type t:
- * operations counted by that type, and MiB/s (HDD: 1 MiB per I/O min). */
+ * operations counted by that type (model_ssd_iops_for: 256 KiB units, io2
+ * by its 0.256 MiB/s per IOPS), and MiB/s (HDD: 1 MiB per I/O min). */
 static void demand(enum vol_type t, const struct need *nd, double ops,
 		   double *iops, double *mibps)
 {
@@ -49,7 +44,7 @@ static void demand(enum vol_type t, const struct need *nd, double ops,
 		*iops = ops;
 		*mibps = fmax(nd->mibps, ops * fmax(nd->io_kib, 1024.0) / 1024.0);
 	} else {
-		*iops = ops * ssd_ops_per_io(nd->io_kib);
+		*iops = model_ssd_iops_for(t, ops, nd->io_kib);
 		*mibps = fmax(nd->mibps, ops * nd->io_kib / 1024.0);
 	}
 }
@@ -120,30 +115,37 @@ static int size_too_big(const struct volume_limits *lim, long size, char *why,
 	return 1;
 }
 
-/* gp3: IOPS >= need and >= 4 x MiB/s; size >= IOPS / 500 (T3). */
+/* gp3: the model's one rule for the legal gp3 of a need (T3). */
 static int best_gp3(const struct volume_limits *lim, double iops_v,
 		    double mibps_v, long size_v, struct vol_config *cfg,
 		    char *why, size_t whylen)
 {
-	long iops = ceil_l(fmax((double)lim->min_iops, iops_v));
-	long mibps = ceil_l(fmax(lim->min_mibps, mibps_v));
+	struct vol_config c;
 
-	if (lim->max_mibps_per_iops > 0)
-		iops = ceil_l(fmax((double)iops, (double)mibps / lim->max_mibps_per_iops));
-	if (iops > lim->max_iops || (double)mibps > lim->max_mibps) {
-		snprintf(why, whylen, "one gp3 volume carries at most %ld IOPS and %g MiB/s",
-			 lim->max_iops, lim->max_mibps);
+	switch (model_gp3_for_need(lim, (double)size_v, iops_v, mibps_v, &c)) {
+	case MODEL_FIT_OK:
+		cfg->size_gib = c.size_gib;
+		cfg->iops = c.iops;
+		cfg->throughput_mibps = c.throughput_mibps;
+		return 1;
+	case MODEL_FIT_SIZE:
+		/* the IOPS never need more than 80,000 / 500 GiB: the size
+		 * asked for is what does not fit */
+		snprintf(why, whylen, "one gp3 volume holds at most %ld GiB (%ld needed)",
+			 lim->max_size_gib, size_v);
 		return 0;
+	case MODEL_FIT_PERF:
+		break;
 	}
-	cfg->iops = iops;
-	cfg->throughput_mibps = mibps;
-	cfg->size_gib = size_v;
-	/* T3: any size carries the included 3,000; above, 500 IOPS per GiB */
-	if (lim->max_iops_per_gib > 0 && iops > lim->min_iops)
-		cfg->size_gib = ceil_l(fmax((double)size_v, (double)iops / lim->max_iops_per_gib));
-	if (cfg->size_gib < lim->min_size_gib)
-		cfg->size_gib = lim->min_size_gib;
-	return !size_too_big(lim, cfg->size_gib, why, whylen, "hold that much");
+	/* name the maximum that binds: MiB/s, else IOPS (raised by MiB/s) */
+	if (mibps_v > lim->max_mibps + 1e-9)
+		snprintf(why, whylen, "one gp3 volume carries at most %g MiB/s (%g needed)",
+			 lim->max_mibps, ceil(mibps_v - 1e-9));
+	else
+		snprintf(why, whylen, "one gp3 volume carries at most %ld IOPS (%g needed)",
+			 lim->max_iops, ceil(fmax(iops_v, lim->max_mibps_per_iops > 0 ?
+				mibps_v / lim->max_mibps_per_iops : 0) - 1e-9));
+	return 0;
 }
 
 /* io1/io2: IOPS >= need and enough for the MiB/s rule (T4 [S2]). */
@@ -153,32 +155,26 @@ static int best_piops(const struct volume_limits *lim, double iops_v,
 {
 	enum vol_type t = lim->type;
 	double iops = fmax((double)lim->min_iops, ceil(iops_v - 1e-9));
+	double for_mibps = model_piops_iops_for_mibps(t, mibps_v);
 
-	if (model_piops_max_mibps(t, iops) + 1e-9 < mibps_v) {
-		double cap = model_piops_max_mibps(t, (double)lim->max_iops);
-
-		if (cap + 1e-9 < mibps_v) {
-			snprintf(why, whylen, "one %s volume carries at most %g MiB/s",
-				 model_type_name(t), cap);
-			return 0;
-		}
-		if (t == VT_IO2)
-			iops = fmax(iops, ceil(mibps_v / 0.256 - 1e-9));
-		else if (mibps_v <= 500)
-			iops = fmax(iops, ceil(mibps_v * 4 - 1e-9));
-		else    /* above 32,000 IOPS io1 moves 16 KiB per IOPS */
-			iops = fmax(iops, fmax(32001, ceil(mibps_v * 1024 / 16 - 1e-9)));
+	if (for_mibps < 0) {
+		snprintf(why, whylen, "one %s volume carries at most %g MiB/s (%g needed)",
+			 model_type_name(t),
+			 model_piops_max_mibps(t, (double)lim->max_iops),
+			 ceil(mibps_v - 1e-9));
+		return 0;
 	}
+	iops = fmax(iops, for_mibps);
 	if (iops > (double)lim->max_iops) {
-		snprintf(why, whylen, "one %s volume carries at most %ld IOPS",
-			 model_type_name(t), lim->max_iops);
+		snprintf(why, whylen, "one %s volume carries at most %ld IOPS (%g needed)",
+			 model_type_name(t), lim->max_iops, iops);
 		return 0;
 	}
 	cfg->iops = (long)iops;
 	cfg->throughput_mibps = 0;
-	cfg->size_gib = ceil_l(fmax((double)size_v, iops / lim->max_iops_per_gib));
-	if (cfg->size_gib < lim->min_size_gib)
-		cfg->size_gib = lim->min_size_gib;
+	cfg->size_gib = model_min_size_for_iops(lim, cfg->iops);
+	if (cfg->size_gib < size_v)
+		cfg->size_gib = size_v;
 	return !size_too_big(lim, cfg->size_gib, why, whylen,
 			     "reach that many IOPS per GiB");
 }
@@ -252,6 +248,32 @@ static int size_ok(long size, const void *arg)
 				 (v->period_s - v->peak_s) + 1e-9;
 }
 
+/*
+ * "one sc1 volume sustains at most 192 MiB/s (250 needed)": the limit of
+ * the largest volume that binds (issue 10: notes name it).  An st1/sc1
+ * volume's IOPS are its MiB/s counted in 1 MiB units (T5), so for them
+ * the throughput is named when it binds; a gp2's IOPS and MiB/s are
+ * separate limits, each named when it binds.
+ */
+static void limit_text(enum vol_type t, const char *verb, double have_iops,
+		       double have_mibps, double need_iops, double need_mibps,
+		       char *why, size_t whylen)
+{
+	int short_iops = have_iops + 1e-9 < need_iops;
+	int short_mibps = have_mibps + 1e-9 < need_mibps;
+
+	if (short_mibps && (is_hdd(t) || !short_iops))
+		snprintf(why, whylen, "one %s volume %s at most %g MiB/s (%g needed)",
+			 model_type_name(t), verb, have_mibps, need_mibps);
+	else if (short_iops && !short_mibps)
+		snprintf(why, whylen, "one %s volume %s at most %g IOPS (%g needed)",
+			 model_type_name(t), verb, have_iops, need_iops);
+	else
+		snprintf(why, whylen, "one %s volume %s at most %g IOPS and %g MiB/s (%g and %g needed)",
+			 model_type_name(t), verb, have_iops, have_mibps,
+			 need_iops, need_mibps);
+}
+
 /* gp2, st1, sc1: the smallest size that meets the need (see size_ok). */
 static int best_by_size(const struct volume_limits *lim, struct vol_need *v,
 			long size_v, struct vol_config *cfg, char *why,
@@ -265,8 +287,8 @@ static int best_by_size(const struct volume_limits *lim, struct vol_need *v,
 
 		if (v->iops > cap + 1e-9) {
 			snprintf(why, whylen,
-				 "one %s volume carries at most %g I/O per second, each counted as 1 MiB",
-				 model_type_name(v->type), cap);
+				 "one %s volume carries at most %g I/O per second, each counted as 1 MiB (%g needed)",
+				 model_type_name(v->type), cap, ceil(v->iops - 1e-9));
 			return 0;
 		}
 	}
@@ -281,15 +303,15 @@ static int best_by_size(const struct volume_limits *lim, struct vol_need *v,
 
 		vol_perf(v->type, lim->max_size_gib, &pf);
 		if (v->burst_only)
-			snprintf(why, whylen, "one %s volume bursts to at most %g IOPS and %g MiB/s",
-				 model_type_name(v->type), pf.burst_iops, pf.burst_mibps);
+			limit_text(v->type, "bursts to", pf.burst_iops, pf.burst_mibps,
+				   v->iops, v->mibps, why, whylen);
 		else if (v->peak_iops > 0 && pf.baseline_iops + 1e-9 >= v->iops &&
 			 pf.baseline_mibps + 1e-9 >= v->mibps)
 			snprintf(why, whylen, "no %s size both sustains the need and covers the peak from credits",
 				 model_type_name(v->type));
 		else
-			snprintf(why, whylen, "one %s volume sustains at most %g IOPS and %g MiB/s",
-				 model_type_name(v->type), pf.baseline_iops, pf.baseline_mibps);
+			limit_text(v->type, "sustains", pf.baseline_iops,
+				   pf.baseline_mibps, v->iops, v->mibps, why, whylen);
 		return 0;
 	}
 	cfg->size_gib = s;
@@ -307,8 +329,8 @@ static int best_standard(const struct volume_limits *lim, double iops_v,
 
 	vol_perf(VT_STANDARD, 1, &pf);
 	if (iops_v > pf.baseline_iops + 1e-9 || mibps_v > pf.baseline_mibps + 1e-9) {
-		snprintf(why, whylen, "one standard volume averages about %g IOPS and %g MiB/s",
-			 pf.baseline_iops, pf.baseline_mibps);
+		limit_text(VT_STANDARD, "averages", pf.baseline_iops,
+			   pf.baseline_mibps, iops_v, mibps_v, why, whylen);
 		return 0;
 	}
 	cfg->size_gib = size_v > lim->min_size_gib ? size_v : lim->min_size_gib;
@@ -486,6 +508,9 @@ static void solve_type(const struct solver_input *in, enum vol_type t,
 	have_one = solver_best_of_type(in->lim[t], in->prices[t], nd, 1, &one,
 				       why1, sizeof(why1));
 	for (long k = 2; k <= in->max_stripe; k++) {
+		/* why keeps the reason of the widest stripe: each of its
+		 * volumes carries the least, so its limit is the one that
+		 * binds */
 		if (!solver_best_of_type(in->lim[t], in->prices[t], nd, k, &cur,
 					 why, sizeof(why)))
 			continue;
@@ -512,8 +537,8 @@ static void solve_type(const struct solver_input *in, enum vol_type t,
 	}
 	if (!have_one && !have_best) {
 		if (in->max_stripe > 1)
-			add_note(r, "%s ruled out: %s, and %ld striped volumes are not enough",
-				 model_type_name(t), why1, in->max_stripe);
+			add_note(r, "%s ruled out: even as a stripe of %ld, %s",
+				 model_type_name(t), in->max_stripe, why);
 		else
 			add_note(r, "%s ruled out: %s", model_type_name(t), why1);
 	}

@@ -46,7 +46,8 @@ struct sheet {
 
 struct book {
 	lxw_workbook *wb;
-	lxw_format *style[OUT_EXACT + 1];
+	lxw_format *style[OUT_DURATION + 1];
+	lxw_format *money_cny;     /* OUT_USD cells in CNY (China regions) */
 	lxw_format *bold;
 	struct sheet *sheets;
 	size_t n;
@@ -315,12 +316,15 @@ static void make_formats(struct book *b)
 		{ OUT_NUM3, "#,##0.000" },
 		{ OUT_USD, "$#,##0.00" },
 		{ OUT_PCT, "0.0%" },
+		{ OUT_DURATION, "#,##0" },     /* whole seconds */
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
 		b->style[fmts[i].st] = workbook_add_format(b->wb);
 		format_set_num_format(b->style[fmts[i].st], fmts[i].fmt);
 	}
+	b->money_cny = workbook_add_format(b->wb);
+	format_set_num_format(b->money_cny, "\"CNY \"#,##0.00");
 	b->bold = workbook_add_format(b->wb);
 	format_set_bold(b->bold);
 }
@@ -336,6 +340,7 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, size_t row,
 			 const struct formula *f)
 {
 	char shown[512];
+	lxw_format *fmt;
 	double v;
 
 	switch (c->kind) {
@@ -343,6 +348,7 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, size_t row,
 		return 0;
 	case CELL_STR:
 	case CELL_NESTED:
+	case CELL_LIST:
 		worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col,
 				       safe_text(b, c->s), NULL);
 		return strlen(c->s);
@@ -360,12 +366,12 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, size_t row,
 		out_cell_display(c, st, shown, sizeof(shown));
 	if (st == OUT_PCT)
 		v /= 100.0;            /* a spreadsheet percentage is a fraction */
+	fmt = st == OUT_USD && !strcmp(c->ccy, "CNY") ? b->money_cny : b->style[st];
 	if (f)
 		worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col,
-					    formula_text(b, f, row), b->style[st], v);
+					    formula_text(b, f, row), fmt, v);
 	else
-		worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v,
-				       b->style[st]);
+		worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, fmt);
 	return strlen(shown);
 }
 

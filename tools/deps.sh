@@ -8,7 +8,7 @@ set -e
 # spreadsheet application (t50xx)
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
 libxlsxwriter-dev zlib1g-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
-zsh fish chromium python3-pil libreoffice-calc-nogui python3-openpyxl"
+zsh fish chromium python3-pil libreoffice-calc-nogui python3-openpyxl awscli"
 # kubectl for the scan tests (t4020): Debian's kubernetes-client, unless a
 # kubectl is already installed (another package's /usr/bin/kubectl would
 # conflict with it)

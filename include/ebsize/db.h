@@ -79,12 +79,18 @@ struct price_row {
 
 /*
  * Call fn for each price in force (one snapshot per region, as
- * db_load_prices chooses), filtered by region and type when not NULL, in
- * region, type, dimension, range order.  fn returning non-zero stops.
+ * db_load_prices chooses; as_of not NULL: in force on that date),
+ * filtered by region and type when not NULL, in region, type, dimension,
+ * range order.  fn returning non-zero stops.
  */
 int db_each_price(struct db *db, const char *region, const char *type,
-		  int (*fn)(const struct price_row *, void *), void *arg,
-		  char *err);
+		  const char *as_of, int (*fn)(const struct price_row *, void *),
+		  void *arg, char *err);
+
+/* The as_of date of the earliest complete snapshot with USD prices for
+ * region (NULL: any region) into out; "" when there is none. */
+void db_earliest_prices(struct db *db, const char *region, char *out,
+			size_t n);
 
 /*
  * Call fn for each instance whose type equals name, or starts with

@@ -9,6 +9,13 @@
 
 #include <stddef.h>
 
+/*
+ * The tolerance of comparisons between derived rates and limits (MiB/s
+ * from IOPS, IOPS from GiB): far below any unit AWS bills or enforces,
+ * far above binary floating-point noise.
+ */
+#define MODEL_EPS 1e-9
+
 enum vol_type {
 	VT_GP2,
 	VT_GP3,
@@ -221,43 +228,111 @@ double model_gp2_baseline_mibps(double size_gib);
 #define IO1_HIGH_KIB_PER_IOPS 16.0    /* above: 16 KiB I/O */
 #define IO1_MAX_MIBPS 1000.0
 
+/* ------------------------------------------------------------ IOPS per size */
+
+/*
+ * The most IOPS a volume of size_gib may carry under lim: min(max_iops,
+ * max(min_iops, ratio x GiB)).  The per-GiB ratio binds only IOPS above
+ * the type's minimum: any gp3 carries the included 3,000 (T3 "max IOPS for
+ * size" formula), an io1/io2 its 100.  0 when IOPS are not provisionable.
+ */
+long model_max_iops_for_size(const struct volume_limits *lim, long size_gib);
+
+/*
+ * The smallest legal size that may carry iops under lim: the minimum size
+ * up to the type's minimum IOPS, above it ceil(iops / ratio) (T3: a 1 GiB
+ * gp3 carries 3,000 IOPS; 3,001 need 7 GiB).  May exceed max_size_gib.
+ */
+long model_min_size_for_iops(const struct volume_limits *lim, long iops);
+
 /* ------------------------------------------------------------ gp2 -> gp3 */
 
 /*
- * The gp3 configuration of size_gib that is nowhere slower than a gp2 of
- * the same size: IOPS = max(included 3,000, gp2 baseline), so a gp2 above
- * 1,000 GiB keeps its baseline; MiB/s = 250 above 170 GiB (where gp2
- * reaches 250), else the included 125 (T2 [S1, S4], T3).  gp3 supplies the
- * included values.  The naive type-only change (3,000 IOPS, 125 MiB/s)
- * would slow every gp2 above 1,000 GiB or 170 GiB down.
+ * The gp3 configuration proposed for a gp2 of size_gib: IOPS = max(included
+ * 3,000, gp2 baseline), so a gp2 above 1,000 GiB keeps its baseline and
+ * every gp2 keeps its 3,000 IOPS burst, sustained; MiB/s = 250 above 170
+ * GiB (where gp2 reaches 250, T2 [S1, S4]), else the included 125 (T3).
+ * The naive type-only change (3,000 IOPS, 125 MiB/s) would slow every gp2
+ * above 1,000 GiB or 170 GiB down.
+ *
+ * Decision (issue 10): at 170 GiB or less gp2 reaches 128 MiB/s (T2), so
+ * the included 125 MiB/s is up to 3 MiB/s below gp2's ceiling.  The
+ * proposal keeps the free 125 and says so (model_gp3_mibps_short) rather
+ * than buying 3 MiB/s on every small volume; `compare --throughput 128`
+ * prices the exact match.
  */
 void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
 			struct vol_config *out);
 
 /*
- * The cheapest legal gp3 of size_gib carrying need_iops and need_mibps:
- * both raised to the included values, IOPS raised to carry the MiB/s
- * (0.25 MiB/s per IOPS, T3), then capped by the size (500 IOPS/GiB) and the
- * type maxima.  Returns 0, or -1 when the need does not fit (out still
- * holds the capped configuration).
+ * MiB/s by which a gp3 at gp3_mibps falls short of the throughput ceiling
+ * of a gp2 of gp2_size_gib (128 or 250 MiB/s, T2); 0 when it does not.
+ */
+double model_gp3_mibps_short(long gp2_size_gib, double gp3_mibps);
+
+/* What model_gp3_for_need returns. */
+enum model_fit {
+	MODEL_FIT_OK = 0,
+	MODEL_FIT_PERF = -1,    /* IOPS or MiB/s above the type's maxima */
+	MODEL_FIT_SIZE = -2     /* the size it needs is above the maximum */
+};
+
+/*
+ * The legal gp3 for a need -- the one rule cost, cheapest, compare and
+ * scan share (issue 10): IOPS = max(included 3,000, need_iops, need_mibps /
+ * 0.25), MiB/s = max(included 125, need_mibps), size = max(size_gib, the
+ * smallest size that may carry the IOPS: any size carries 3,000, above
+ * that 500 IOPS per GiB) (T3).  The monthly cost grows with each of the
+ * three (T6 pricing rule), so no cheaper legal gp3 meets the need.
+ * Returns MODEL_FIT_OK, or MODEL_FIT_PERF / MODEL_FIT_SIZE when no gp3
+ * carries it (out then holds the values capped at the type's maxima).
+ */
+enum model_fit model_gp3_for_need(const struct volume_limits *gp3,
+				  double size_gib, double need_iops,
+				  double need_mibps, struct vol_config *out);
+
+/*
+ * model_gp3_for_need for a volume that keeps size_gib (an in-place
+ * modification: EBS volumes do not shrink, and growing one costs more).
+ * Returns 0, or -1 when the need does not fit that size (out then holds
+ * the most that size carries toward the need).
  */
 int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
 		       double need_iops, double need_mibps,
 		       struct vol_config *out);
 
 /*
- * The configuration of type t that is never slower than the gp2 of
- * size_gib under load_iops (the rule of `ebsize compare` and the report's
- * cost curves): gp3 by model_gp3_like_gp2 with at least load_iops, its
- * size raised to carry them; io1/io2 with the same IOPS, the size raised to
- * their IOPS-per-GiB rule; the other types at the same size; every size
- * clamped to the type's range.  lims holds the rules of t and of gp3.
+ * What a gp2 of size_gib delivers at its peak under load_iops, which every
+ * other type is measured against (`ebsize compare`, the report's cost
+ * curves): IOPS max(the gp2 burst ceiling -- 3,000, or the baseline from
+ * 1,000 GiB --, the load); MiB/s gp2's ceiling, 128 or 250 (T2 [S1, S4]);
+ * and what it sustains once its credits are spent.
  */
-void model_like_gp2(enum vol_type t, long size_gib, long load_iops,
-		    const struct volume_limits *lims, struct vol_config *out);
+struct model_gp2_target {
+	double iops, mibps;
+	double sustained_iops, sustained_mibps;
+};
+void model_gp2_target(long size_gib, long load_iops,
+		      struct model_gp2_target *tg);
 
-/* Smallest gp3 size (GiB) that may carry iops (T3: 500 IOPS per GiB). */
-long model_gp3_min_size(const struct volume_limits *gp3, long iops);
+/*
+ * The configuration of type t to set beside a gp2 of size_gib: the
+ * cheapest that delivers the target of model_gp2_target sustained, except
+ * where a type cannot:
+ *   gp3      the legal gp3 of the need (model_gp3_for_need: size, target
+ *            IOPS, and gp3's 125 / 250 MiB/s -- model_gp3_like_gp2 -- or
+ *            gp3_mibps when not 0); any size carries the included 3,000 IOPS.
+ *   io1/io2  the target IOPS (raised for the target MiB/s), size raised to
+ *            their IOPS-per-GiB rule.
+ *   st1/sc1  sized to sustain gp2's sustained MiB/s; they carry at most
+ *            500 / 250 IOPS (T1, T5) and so cannot match a gp2's IOPS.
+ *   standard the same size.
+ * lims holds every type's rules.  Returns 0, or -1 when no legal
+ * configuration of t exists.
+ */
+int model_like_gp2(enum vol_type t, long size_gib, long load_iops,
+		   long gp3_mibps, const struct volume_limits *lims,
+		   struct vol_config *out);
 
 /*
  * 1 when a gp2 size looks chosen for an IOPS target rather than for data:
@@ -290,8 +365,31 @@ double model_hdd_baseline_mibps(enum vol_type t, double size_gib);
 double model_hdd_burst_mibps(enum vol_type t, double size_gib);
 double model_hdd_bucket_mib(double size_gib);
 
+/* ------------------------------------------------------------ io1/io2 */
+
+/* T4 [S2]: each provisioned io2 IOPS carries 0.256 MiB/s.  The one place
+ * this constant lives; everything else asks the functions below. */
+#define IO2_MIBPS_PER_IOPS 0.256
+/* T1 [S5]: SSD I/O up to 256 KiB counts as one operation. */
+#define SSD_IO_UNIT_KIB 256.0
+
 /* io1/io2 throughput ceiling for provisioned IOPS (T4 [S2]). */
 double model_piops_max_mibps(enum vol_type t, double iops);
+
+/*
+ * The fewest provisioned IOPS whose throughput ceiling carries mibps on
+ * io1/io2 (the inverse of model_piops_max_mibps), or -1 when no IOPS
+ * count of the type reaches it (io1 above 1,000, io2 above 4,000 MiB/s).
+ */
+double model_piops_iops_for_mibps(enum vol_type t, double mibps);
+
+/*
+ * The IOPS an SSD volume of type t must deliver for ops I/O per second of
+ * io_kib each: each 256 KiB or part counts once (T1 [S5]); io2 is held to
+ * its own throughput rule instead, 0.256 MiB/s per IOPS (T4 [S2]), so it
+ * needs max(ops, ops x io_kib / 1024 / 0.256).
+ */
+double model_ssd_iops_for(enum vol_type t, double ops, double io_kib);
 
 /* MiB/s needed to move iops operations of io_kib each. */
 static inline double model_mibps_for(double iops, double io_kib)

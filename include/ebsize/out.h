@@ -8,6 +8,7 @@
  * is rows under fixed columns.  Column keys are JSON member names; a dotted
  * key ("monthly_usd.total") nests, and keys sharing a prefix must be
  * adjacent.  A record with a NULL name puts its fields at the JSON root.
+<<<<<<< HEAD
  * Money keeps full precision in CSV and JSON; only display rounds.
  *
  * CSV is one table: the main one (out_main, else the first list, else all
@@ -15,6 +16,12 @@
  * one sheet per section, named as the section (the root record is
  * "result"), plus "notes" and "About"; cells are typed, and columns may be
  * live formulas (out_formula) and carry charts (out_chart).
+=======
+ * Tables and Markdown round for people; CSV and JSON are exact and typed
+ * under one rule (out_fmt_machine): money, rates and counts to a
+ * millionth, percentages to a hundredth, durations in whole seconds --
+ * never binary noise such as 0.6000000000000001.
+>>>>>>> edges
  */
 #ifndef EBSIZE_OUT_H
 #define EBSIZE_OUT_H
@@ -36,7 +43,9 @@ enum out_style {
 		      * out_money), full precision in data */
 	OUT_PCT,     /* number shown as 12.3 % */
 	OUT_BOOL,
-	OUT_EXACT    /* number shown exactly as stored (prices) */
+	OUT_EXACT,   /* a price as stored (money: to a millionth in data) */
+	OUT_DURATION /* seconds: "45 s", "56 min", "2.1 h", "3.5 d" on
+			display, integer seconds in data */
 };
 
 struct out_doc;
@@ -70,6 +79,8 @@ void out_num(struct out_table *t, double v);
 void out_int(struct out_table *t, long long v);
 void out_bool(struct out_table *t, int v);
 void out_null(struct out_table *t);
+/* A list of strings: a JSON array; "a,b,c" in the other formats. */
+void out_strv(struct out_table *t, const char *const *v, size_t n);
 
 /*
  * A cell holding a list of records (e.g. the evidence of an option): JSON
@@ -219,5 +230,16 @@ void out_kv_money(struct out_table *t, const char *key, const char *title,
 		  double v, const char *code);
 /* Shortest decimal text that reads back as v exactly. */
 void out_fmt_exact(char *buf, size_t n, double v);
+/*
+ * The machine (CSV, JSON) text of a number in a column of style st: the
+ * one rule every command's data goes through.  OUT_PCT rounds to 1e-2,
+ * OUT_DURATION to whole seconds, everything else (money, prices, rates,
+ * counts, sizes) to 1e-6; then the shortest text of that value.  "null"
+ * for a non-finite v.
+ */
+void out_fmt_machine(char *buf, size_t n, enum out_style st, double v);
+/* Human text of a duration in seconds: "45 s" below 10 minutes, "56 min"
+ * below 90, "2.1 h" below 2 days, else "3.5 d". */
+void out_fmt_duration(char *buf, size_t n, double seconds);
 
 #endif

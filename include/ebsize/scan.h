@@ -84,7 +84,8 @@ struct scan_finding {
 	enum scan_level confidence;
 	double cliff_s;           /* seconds to the burst cliff; < 0 none */
 	double alarm_pct;         /* BurstBalance threshold; 0 no alarm */
-	double alarm_load_iops;   /* the load the threshold assumes */
+	double alarm_load_iops;   /* the load the threshold and the cliff
+				   * assume (one drain for both) */
 	double alarm_lead_s;      /* seconds left when it fires */
 	/* what the reason text needs (see scan_reason) */
 	double used_gib;          /* < 0 unknown */
@@ -96,6 +97,11 @@ struct scan_finding {
 	unsigned burst_falling : 1;   /* ... and fell over the window */
 	unsigned encrypted : 1;   /* the volume is encrypted */
 	double burst_min_pct;     /* lowest BurstBalance seen */
+	double balance_pct_per_h; /* its fall, % per hour (0: not falling) */
+	double load_iops;         /* the load seen draining the bucket: the
+				   * peak IOPS or the fall of BurstBalance,
+				   * whichever drains faster, at most the
+				   * burst ceiling; < 0 none seen */
 	const char *kms_key_id;   /* its key; NULL default (not owned) */
 	unsigned to_gp3_from_piops : 1;
 	const char *excluded_by;  /* the --exclude-tag rule (not owned) */
@@ -126,7 +132,11 @@ int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
  * lines); nothing user-controlled beyond them goes in.
  *   scan_command: modify-volume (one batched modification), create-volume
  *   for a right-size (encrypted, with f->kms_key_id, when the volume is),
- *   snapshot-then-delete for an unattached volume.
+ *   snapshot-then-delete for an unattached volume.  Each states only what
+ *   the API's defaults would not give (A1): no --iops 3000 / --throughput
+ *   125 when the type changes to gp3 (ModifyVolume and CreateVolume default
+ *   to them), every value that changes when the type stays (ModifyVolume
+ *   keeps what it is not given), no --volume-type when it stays.
  *   scan_alarm_command: put-metric-alarm on BurstBalance.
  * The Kubernetes text (VolumeAttributesClass, kubectl) is scan_k8s.h's.
  */

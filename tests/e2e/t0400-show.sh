@@ -47,7 +47,8 @@ run --format json instances show m5.xlarge
 expect_rc 0 "instances show m5.xlarge"
 expect_json instances.0.baseline_mbps 1150 "m5.xlarge baseline 1,150 Mbps (T11)"
 expect_json instances.0.baseline_mbytes_per_s 143.75 "m5.xlarge baseline 143.75 MB/s (T11)"
-expect_json instances.0.baseline_mibps 137.0906829833984 "143.75 MB/s = 137.09 MiB/s" 1e-9
+# JSON numbers are written to a millionth (issue 10 item 8)
+expect_json instances.0.baseline_mibps 137.0906829833984 "143.75 MB/s = 137.09 MiB/s" 5e-7
 expect_json instances.0.max_iops 18750 "m5.xlarge max 18,750 IOPS (T11)"
 expect_json instances.0.burst True "m5.xlarge bursts"
 

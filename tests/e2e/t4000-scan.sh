@@ -122,7 +122,8 @@ expect_finding $V proposed.iops 3000 "right-size keeps 3,000 IOPS"
 expect_finding $V proposed.new_volume True "right-size needs a new volume"
 expect_finding $V savings.monthly_usd 87 "right-size saves 87.00" 1e-9
 expect_finding $V risk medium "right-size risk medium (data copy)"
-expect_finding $V command "aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --iops 3000 --throughput 250 --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=$V}]'" \
+# CreateVolume gives gp3 3,000 IOPS by default (A1/A2): not stated
+expect_finding $V command "aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --throughput 250 --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=$V}]'" \
 	"right-size command creates the new volume"
 
 # gp2 100 GiB, no metrics: 10.00 -> 8.00.  Alarm: worst case 3,000 IOPS drains

@@ -79,7 +79,7 @@ expect_finding $V savings.monthly_usd 2 "missing State: 10.00 - 8.00" 1e-9
 # IOPS and 250 MiB/s, created encrypted with the same key
 V=vol-0e2e0000000004006
 expect_finding $V category gp2_sized_for_iops "encrypted gp2 sized for IOPS"
-expect_finding $V command "aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --iops 3000 --throughput 250 --encrypted --kms-key-id '$KEY' --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=$V}]'" \
+expect_finding $V command "aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --throughput 250 --encrypted --kms-key-id '$KEY' --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=$V}]'" \
 	"create-volume keeps the encryption and the key"
 expect_finding $V extra_cost.monthly_usd 0 "no extra cost outside burst risk"
 

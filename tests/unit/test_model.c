@@ -253,8 +253,52 @@ static void test_legality(void)
 	}
 }
 
+/*
+ * Issue 10 items 1 and 2: IOPS per size (T3: the ratio binds only above
+ * the type's minimum), the legal gp3 for a need, and io2's 0.256 MiB/s
+ * per IOPS (T4) in every direction.
+ */
+static void test_edges(void)
+{
+	struct volume_limits gp3 = { .type = VT_GP3, .min_size_gib = 1, .max_size_gib = 65536,
+				     .min_iops = 3000, .max_iops = 80000, .max_iops_per_gib = 500,
+				     .min_mibps = 125, .max_mibps = 2000, .max_mibps_per_iops = 0.25,
+				     .included_iops = 3000, .included_mibps = 125 };
+	struct volume_limits io1 = { .type = VT_IO1, .min_size_gib = 4, .max_size_gib = 16384,
+				     .min_iops = 100, .max_iops = 64000, .max_iops_per_gib = 50 };
+	struct vol_config c;
+
+	CHECK(model_max_iops_for_size(&gp3, 1) == 3000, "gp3 1 GiB: 3,000 IOPS (not 500)");
+	CHECK(model_max_iops_for_size(&gp3, 7) == 3500, "gp3 7 GiB: 500 x 7 = 3,500");
+	CHECK(model_max_iops_for_size(&gp3, 200) == 80000, "gp3 200 GiB: capped 80,000");
+	CHECK(model_max_iops_for_size(&io1, 4) == 200, "io1 4 GiB: 50 x 4 = 200");
+	CHECK(model_min_size_for_iops(&gp3, 3000) == 1, "3,000 IOPS: 1 GiB");
+	CHECK(model_min_size_for_iops(&gp3, 80000) == 160, "80,000 IOPS: 160 GiB (T3)");
+	CHECK(model_min_size_for_iops(&io1, 64000) == 1280, "io1 64,000 IOPS: 1,280 GiB (T4)");
+	/* 1 GiB need, 100 IOPS, 10 MiB/s: gp3 1 GiB 3,000 / 125 */
+	CHECK(model_gp3_for_need(&gp3, 1, 100, 10, &c) == MODEL_FIT_OK && c.size_gib == 1 &&
+	      c.iops == 3000 && c.throughput_mibps == 125, "gp3 for a tiny need: 1 GiB 3000/125");
+	/* 1,000 MiB/s need 4,000 IOPS, 8 GiB */
+	CHECK(model_gp3_for_need(&gp3, 1, 0, 1000, &c) == MODEL_FIT_OK && c.size_gib == 8 &&
+	      c.iops == 4000, "1,000 MiB/s: 4,000 IOPS on 8 GiB (%ld, %ld)", c.size_gib, c.iops);
+	CHECK(model_gp3_for_need(&gp3, 1, 90000, 0, &c) == MODEL_FIT_PERF, "90,000 IOPS: no gp3");
+	CHECK(model_gp3_for_need(&gp3, 70000, 0, 0, &c) == MODEL_FIT_SIZE, "70,000 GiB: no gp3");
+	/* T4: 2,300 MiB/s / 0.256 = 8,984.375 -> 8,985 */
+	CHECK_NEAR(model_piops_iops_for_mibps(VT_IO2, 2300), 8985, 0, "io2 IOPS for 2,300 MiB/s");
+	CHECK_NEAR(model_piops_iops_for_mibps(VT_IO2, 4001), -1, 0, "io2 above 4,000 MiB/s");
+	CHECK_NEAR(model_piops_iops_for_mibps(VT_IO1, 500), 2000, 0, "io1 500 MiB/s: 2,000 IOPS");
+	CHECK_NEAR(model_piops_iops_for_mibps(VT_IO1, 600), 38400, 0, "io1 600 MiB/s: 16 KiB per IOPS");
+	/* 2,300 I/O of 1 MiB: io2 8,984.375 IOPS, gp3/io1 4 x 2,300 (T1 [S5]) */
+	CHECK_NEAR(model_ssd_iops_for(VT_IO2, 2300, 1024), 8984.375, 1e-9, "io2 counts MiB/s / 0.256");
+	CHECK_NEAR(model_ssd_iops_for(VT_GP3, 2300, 1024), 9200, 1e-9, "gp3 counts 256 KiB units");
+	CHECK_NEAR(model_ssd_iops_for(VT_IO2, 2300, 16), 2300, 1e-9, "small I/O: one op each");
+	CHECK_NEAR(model_gp3_mibps_short(100, 125), 3, 1e-9, "gp3 125 vs gp2 100 GiB: 3 MiB/s short");
+	CHECK_NEAR(model_gp3_mibps_short(500, 250), 0, 1e-9, "gp3 250 vs gp2 500 GiB: not short");
+}
+
 void test_model(void)
 {
+	test_edges();
 	test_costs();
 	test_gp2_perf();
 	test_hdd_perf();

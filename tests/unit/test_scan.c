@@ -121,8 +121,22 @@ static void test_gp3_for_load(void)
 	/* 10 GiB carries at most 5,000 IOPS (500 per GiB) */
 	CHECK(model_gp3_for_load(&gp3, 10, 9000, 0, &c) == -1 && c.iops == 5000,
 	      "10 GiB cannot carry 9,000 IOPS (capped %ld)", c.iops);
-	CHECK(model_gp3_min_size(&gp3, 16000) == 32, "16,000 IOPS need 32 GiB");
-	CHECK(model_gp3_min_size(&gp3, 3000) == 6, "3,000 IOPS need 6 GiB");
+	CHECK(model_min_size_for_iops(&gp3, 16000) == 32, "16,000 IOPS need 32 GiB");
+	/* T3: max IOPS for a size = max(3,000, 500 x GiB): any gp3 carries
+	 * the included 3,000 (issue 10 item 1: not 6 GiB) */
+	CHECK(model_min_size_for_iops(&gp3, 3000) == 1, "3,000 IOPS need 1 GiB");
+	CHECK(model_min_size_for_iops(&gp3, 3001) == 7, "3,001 IOPS need ceil(3001 / 500) = 7 GiB");
+	/* a 4 GiB gp3 carries 3,000 IOPS and 0.25 x 3,000 = 750 MiB/s */
+	CHECK(model_gp3_for_load(&gp3, 4, 120, 10, &c) == 0 && c.size_gib == 4 &&
+	      c.iops == 3000 && c.throughput_mibps == 125,
+	      "4 GiB, need 120 IOPS / 10 MiB/s -> gp3 4 GiB 3000 / 125 (%ld, %ld, %ld)",
+	      c.size_gib, c.iops, c.throughput_mibps);
+	CHECK(model_gp3_for_load(&gp3, 1, 0, 750, &c) == 0 && c.iops == 3000 &&
+	      c.throughput_mibps == 750, "1 GiB carries 750 MiB/s on the included 3,000 IOPS");
+	CHECK(model_gp3_for_load(&gp3, 1, 0, 751, &c) == -1 && c.iops == 3000 &&
+	      c.throughput_mibps == 750,
+	      "1 GiB cannot carry 751 MiB/s (3,004 IOPS need 7 GiB; capped %ld / %ld)",
+	      c.iops, c.throughput_mibps);
 }
 
 /* ------------------------------------------------------------ analysis */
@@ -173,6 +187,20 @@ static const struct analyze_case analyze_cases[] = {
 	  0, 0, 0, 0, "already at the included minimum" },
 	{ "eu-west-1", VT_ST1, 500, 0, 0, 0, -1, -1, -1, 0, SCAN_GP2_TO_GP3,
 	  0, 0, 0, 0, "st1: nothing" },
+	/* issue 10 item 1: any gp3 carries the included 3,000 IOPS and 0.25
+	 * x 3,000 = 750 MiB/s (T3), so small volumes get the same rule */
+	{ "us-east-1", VT_IO2, 4, 4000, 0, 0, -1, 100, 5, 1, SCAN_OVERPROVISIONED,
+	  4, 3000, 125, 260.18,
+	  "io2 4 GiB 4,000 IOPS = 0.50 + 260 = 260.50; io2 at 120 IOPS would be "
+	  "0.50 + 7.80 = 8.30, gp3 4 GiB 0.32: saves 260.18" },
+	{ "us-east-1", VT_GP3, 4, 3000, 750, 0, -1, 100, 10, 1, SCAN_OVERPROVISIONED,
+	  4, 3000, 125, 25.00,
+	  "gp3 4 GiB 750 MiB/s = 0.32 + 625 x 0.04 = 25.32 -> 0.32: saves 25.00" },
+	{ "us-east-1", VT_GP3, 100, 3000, 750, 0, -1, 100, 10, 1, SCAN_OVERPROVISIONED,
+	  100, 3000, 125, 25.00, "the same at 100 GiB: 33.00 -> 8.00" },
+	{ "us-east-1", VT_IO1, 4, 200, 0, 0, -1, 100, 5, 1, SCAN_OVERPROVISIONED,
+	  4, 3000, 125, 13.18,
+	  "io1 4 GiB 200 IOPS = 0.50 + 13.00 = 13.50 -> gp3 4 GiB 0.32" },
 };
 
 static void test_analyze(void)
@@ -216,6 +244,64 @@ static void test_analyze(void)
 			      f.prop.throughput_mibps == c->p_mibps,
 			      "  proposed %ld GiB %ld IOPS %ld MiB/s (%s)",
 			      f.prop.size_gib, f.prop.iops, f.prop.throughput_mibps, c->why);
+	}
+}
+
+/*
+ * Issue 10 item 5: a gp2 with BurstBalance but no IOPS metrics.  The load
+ * is the baseline plus the fall of the balance, capped at the burst
+ * ceiling (a gp2 cannot drain faster than 3,000 minus its baseline), and
+ * the cliff and the alarm both use it.
+ */
+static void test_burst_balance_only(void)
+{
+	static const struct {
+		double first, last;
+		long long secs;
+		double load, cliff, alarm_pct, alarm_lead;
+		const char *why;
+	} cases[] = {
+		/* 20 % of 5,400,000 in 3,600 s = 300 credits/s: load 300 + 300
+		 * = 600 IOPS; 40 % left = 2,160,000 / 300 = 7,200 s; alarm
+		 * 300 s x 300 / 54,000 = 1.67 -> 2 %, i.e. 108,000 / 300 = 360 s */
+		{ 60, 40, 3600, 600, 7200, 2, 360,
+		  "no IOPS metrics: BurstBalance falling 20 % an hour, a load of about 600 IOPS against a 300 IOPS baseline; gp3 at 3000 IOPS sustains it without credits" },
+		/* 90 % in 300 s would be 16,200 credits/s: more than 3,000 - 300
+		 * = 2,700 can drain, so load 3,000; 10 % = 540,000 / 2,700 =
+		 * 200 s (not 540,000 / 16,200 = 33 s); alarm 300 x 2,700 /
+		 * 54,000 = 15 %, 810,000 / 2,700 = 300 s */
+		{ 100, 10, 300, 3000, 200, 15, 300,
+		  "no IOPS metrics: BurstBalance falling 1080 % an hour, a load of about 3000 IOPS against a 300 IOPS baseline; gp3 at 3000 IOPS sustains it without credits" },
+	};
+	struct db *db = test_db();
+	struct volume_limits lim[VT_COUNT];
+	struct scan_opts o = { 20, 0, 300 };
+	struct price_set ps;
+	char err[EBS_ERRLEN], why[320];
+
+	for (int t = 0; t < VT_COUNT; t++)
+		db_load_limits(db, (enum vol_type)t, NULL, &lim[t], err);
+	db_load_prices(db, "us-east-1", NULL, &ps, err);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scan_load load = { .period_s = 300, .have_burst = 1 };
+		struct scan_volume v = { "vol-0e2e0000000000b01", "us-east-1", "x-1a",
+					 { VT_GP2, 100, 0, 0, 1, 0 }, 0, -1,
+					 &load, 0, 0, NULL };
+		struct scan_finding f;
+
+		load.burst_first_pct = cases[i].first;
+		load.burst_last_pct = cases[i].last;
+		load.burst_min_pct = cases[i].last;
+		load.burst_first_t = 1000;
+		load.burst_last_t = 1000 + cases[i].secs;
+		CHECK(scan_analyze(&v, &ps, lim, &o, &f, err) == 1 &&
+		      f.cat == SCAN_GP2_BURST_RISK, "balance only %zu: burst risk", i);
+		CHECK_NEAR(f.alarm_load_iops, cases[i].load, 1e-6, "alarm load");
+		CHECK_NEAR(f.cliff_s, cases[i].cliff, 1e-6, "cliff at the same load");
+		CHECK_NEAR(f.alarm_pct, cases[i].alarm_pct, 0, "alarm threshold");
+		CHECK_NEAR(f.alarm_lead_s, cases[i].alarm_lead, 1e-6, "alarm lead");
+		scan_reason(&f, why, sizeof(why));
+		CHECK(!strcmp(why, cases[i].why), "reason names the balance: %s", why);
 	}
 }
 
@@ -458,6 +544,59 @@ static void test_rows_on_demand(void)
 	CHECK(strstr(buf, "2  even") != NULL, "on-demand rows in a table");
 	free(buf);
 	out_doc_free(doc);
+}
+
+/*
+ * Issue 10 item 6: modify-volume states only what the API's defaults do
+ * not give (A1 ModifyVolume: a type change to gp3, io1 or io2 defaults to
+ * 3,000 IOPS, to gp3 to 125 MiB/s; the same type keeps what is not given).
+ */
+static void test_modify_commands(void)
+{
+	static const struct {
+		struct vol_config cur, prop;
+		const char *opts;
+	} cases[] = {
+		{ { VT_GP2, 100, 0, 0, 1, 0 }, { VT_GP3, 100, 3000, 125, 1, 0 },
+		  " --volume-type gp3" },
+		{ { VT_GP2, 2000, 0, 0, 1, 0 }, { VT_GP3, 2000, 6000, 250, 1, 0 },
+		  " --volume-type gp3 --iops 6000 --throughput 250" },
+		{ { VT_GP2, 500, 0, 0, 1, 0 }, { VT_GP3, 500, 3000, 250, 1, 0 },
+		  " --volume-type gp3 --throughput 250" },
+		/* gp3 reductions state every value lowered */
+		{ { VT_GP3, 100, 3000, 500, 1, 0 }, { VT_GP3, 100, 3000, 125, 1, 0 },
+		  " --throughput 125" },
+		{ { VT_GP3, 1000, 12000, 500, 1, 0 }, { VT_GP3, 1000, 4800, 125, 1, 0 },
+		  " --iops 4800 --throughput 125" },
+		{ { VT_GP3, 1000, 12000, 125, 1, 0 }, { VT_GP3, 1000, 3000, 125, 1, 0 },
+		  " --iops 3000" },
+		{ { VT_IO1, 800, 40000, 0, 1, 0 }, { VT_IO2, 800, 40000, 0, 1, 0 },
+		  " --volume-type io2 --iops 40000" },
+		{ { VT_IO1, 500, 10000, 0, 1, 0 }, { VT_IO1, 500, 2400, 0, 1, 0 },
+		  " --iops 2400" },
+		{ { VT_IO2, 4, 4000, 0, 1, 0 }, { VT_GP3, 4, 3000, 125, 1, 0 },
+		  " --volume-type gp3" },
+		{ { VT_IO2, 400, 20000, 0, 1, 0 }, { VT_GP3, 400, 14400, 1080, 1, 0 },
+		  " --volume-type gp3 --iops 14400 --throughput 1080" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scan_finding f = { 0 };
+		char want[256];
+		char *s;
+
+		f.cat = SCAN_OVERPROVISIONED;
+		f.cur = cases[i].cur;
+		f.prop = cases[i].prop;
+		s = scan_command(&f, "vol-0e2e0000000000b02", "us-east-1", "us-east-1a");
+		snprintf(want, sizeof(want),
+			 "aws ec2 modify-volume --region us-east-1 --volume-id vol-0e2e0000000000b02%s",
+			 cases[i].opts);
+		CHECK(!strcmp(s, want), "modify %s -> %s:%s (got %s)",
+		      model_type_name(cases[i].cur.type),
+		      model_type_name(cases[i].prop.type), cases[i].opts, s);
+		free(s);
+	}
 }
 
 static void test_commands(void)
@@ -729,7 +868,7 @@ static void test_review_volumes(void)
 	f.encrypted = 1;
 	f.kms_key_id = "arn:aws:kms:us-east-1:111122223333:key/0e2e-a1";
 	s = scan_command(&f, "vol-0e2e00000000000b3", "us-east-1", "us-east-1a");
-	CHECK(!strcmp(s, "aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --iops 3000 --throughput 250 --encrypted --kms-key-id 'arn:aws:kms:us-east-1:111122223333:key/0e2e-a1' --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=vol-0e2e00000000000b3}]'"),
+	CHECK(!strcmp(s, "aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --throughput 250 --encrypted --kms-key-id 'arn:aws:kms:us-east-1:111122223333:key/0e2e-a1' --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=vol-0e2e00000000000b3}]'"),
 	      "create-volume keeps encryption and key: %s", s);
 	free(s);
 	f.kms_key_id = NULL;
@@ -751,6 +890,7 @@ void test_scan(void)
 	test_burst_math();
 	test_gp3_for_load();
 	test_analyze();
+	test_burst_balance_only();
 	test_walk();
 	test_quantity();
 	test_metrics();
@@ -758,6 +898,7 @@ void test_scan(void)
 	test_k8s_parse();
 	test_rows_on_demand();
 	test_commands();
+	test_modify_commands();
 	test_strmap();
 	test_review_analyze();
 	test_review_metrics();

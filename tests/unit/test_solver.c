@@ -245,7 +245,13 @@ static void seen(enum vol_type t, const struct need *nd, double ops,
 	int hdd = t == VT_ST1 || t == VT_SC1;
 	double io = nd->io_kib;
 
-	*iops = hdd ? ops : ops * fmax(1, ceil(io / 256));
+	/* T1 [S5]: SSD I/O counted in 256 KiB units; io2 instead carries
+	 * 0.256 MiB/s per IOPS (T4 [S2]; issue 10 item 2), so its IOPS need
+	 * is max(ops, MiB/s moved / 0.256) */
+	if (t == VT_IO2)
+		*iops = fmax(ops, ops * io / 1024 / 0.256);
+	else
+		*iops = hdd ? ops : ops * fmax(1, ceil(io / 256));
 	*mibps = fmax(nd->mibps, ops * (hdd ? fmax(io, 1024) : io) / 1024);
 }
 
