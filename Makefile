@@ -16,6 +16,9 @@ DESTDIR   ?=
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS      := sqlite3 libcurl libcjson xlsxwriter
+# libcurl is not linked: src/http.c loads it with dlopen() when a command
+# needs the network (its headers are still needed to build)
+LINK_PKGS := sqlite3 libcjson xlsxwriter
 
 OPTFLAGS  ?= -O2 -g
 # `make V=1` shows the full compiler command lines
@@ -42,13 +45,13 @@ BIN       := ebsize
 endif
 
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
              -DEBSIZE_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen \
              $(PKG_CFLAGS) $(WARN) $(OPTFLAGS) $(SANFLAGS) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS      = $(PKG_LIBS) -lm
+LIBS      = $(PKG_LIBS) -lm -ldl
 
 SRCS      := $(wildcard src/*.c)
 OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded.o

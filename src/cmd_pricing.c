@@ -14,55 +14,68 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "ebsize/aws_creds.h"
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/db_prices.h"
+#include "ebsize/http.h"
 #include "ebsize/model.h"
 #include "ebsize/msg.h"
 #include "ebsize/pricing.h"
 #include "ebsize/util.h"
 
-/*
- * Largest file `pricing import` reads.  A whole bulk offer file for one
- * region is ~475 MB (formats.md 2: us-west-2 was 474,950,676 bytes); it
- * is refused rather than streamed, with a hint to fetch or filter first.
- */
-#define IMPORT_CAP (64u << 20)
-
 static const char usage_text[] =
 	"usage: ebsize pricing show [--region R | --all-regions] [--type T]\n"
+	"       ebsize pricing fetch --bulk [--region R ... | --all-regions]\n"
+	"                            [--endpoint URL] [--accept-changes] [--timeout S]\n"
 	"       ebsize pricing fetch [--region R ... | --all-regions] [--endpoint URL]\n"
-	"                            [--accept-changes] [--max-pages N]\n"
+	"                            [--profile P] [--accept-changes] [--max-pages N]\n"
+	"                            [--timeout S]\n"
+	"       ebsize pricing fetch --explain-credentials [--profile P]\n"
 	"       ebsize pricing import [--accept-changes] FILE...\n"
 	"       ebsize pricing history [--region R]\n"
 	"       ebsize pricing diff [--region R] [A [B]]\n\n"
 	"  show            the EBS prices in force: for each region the newest\n"
 	"                  complete snapshot (embedded, fetched or imported)\n"
+	"  fetch --bulk    get the prices from AWS's public bulk Price List (no\n"
+	"                  credentials): one offer file per region, streamed, one\n"
+	"                  snapshot per region, all stored or none\n"
 	"  fetch           get the prices from the AWS Price List Query API\n"
 	"                  (GetProducts, SigV4) and store them as a new snapshot;\n"
 	"                  on any failure the snapshot in force stays untouched\n"
 	"  import          the same from saved responses ('aws pricing\n"
-	"                  get-products ... > page.json', one or more pages) or a\n"
-	"                  one-region offer file of at most 64 MiB\n"
+	"                  get-products ... > page.json', one or more pages) or\n"
+	"                  offer files of any size (read as a stream)\n"
 	"  history         every snapshot: source, time, counts, in force or not\n"
 	"  diff            per-price changes from snapshot A to B (default: the\n"
 	"                  two newest; A alone: A against the newest)\n\n"
 	"  --region R      a region (fetch: repeat for several; default: the\n"
 	"                  global --region)\n"
-	"  --all-regions   show: every region; fetch: no region filter\n"
+	"  --all-regions   show: every region; fetch: no region filter (--bulk:\n"
+	"                  every region of the aws and cn indexes)\n"
 	"  --type T        show: one volume type\n"
 	"  --endpoint URL  fetch: the Price List endpoint (else\n"
 	"                  $AWS_ENDPOINT_URL_PRICING, $AWS_ENDPOINT_URL,\n"
-	"                  " PRICING_DEFAULT_ENDPOINT ");\n"
+	"                  " PRICING_DEFAULT_ENDPOINT ",\n"
+	"                  with --bulk " PRICING_BULK_HOST ");\n"
 	"                  https, or http to a loopback host only\n"
 	"  --accept-changes  store prices that moved more than 3x\n"
 	"  --max-pages N   fetch: pages per query before giving up (default 100)\n"
+	"  --timeout S     fetch: give up after S seconds in all (default 300;\n"
+	"                  --bulk: 600 per region file)\n"
+	"  --profile P     fetch: the AWS profile (else $AWS_PROFILE, 'default');\n"
+	"                  environment keys are then not used\n"
+	"  --explain-credentials  which credential source fetch would use, and\n"
+	"                  what it tried first; never shows a secret\n"
 	"  -h, --help      this help\n\n"
-	"Credentials (fetch): AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and\n"
-	"AWS_SESSION_TOKEN, else profile $AWS_PROFILE (default 'default') in\n"
-	"$AWS_SHARED_CREDENTIALS_FILE (default ~/.aws/credentials).\n\n"
+	"Credentials (fetch without --bulk), the AWS CLI's order: the\n"
+	"environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,\n"
+	"AWS_SESSION_TOKEN); the profile in ~/.aws/config and ~/.aws/credentials\n"
+	"(role_arn with source_profile or credential_source, web identity, SSO,\n"
+	"static keys, credential_process); container credentials; EC2 instance\n"
+	"metadata (IMDSv2).  See the README, \"Live prices\".\n\n"
 	"Units: storage per GiB-month, IOPS per IOPS-month, throughput per\n"
 	"MiB/s-month (the Price List quotes GiBps-month: divided by 1024), and\n"
 	"standard I/O per million requests.  Ranges: only units inside\n"
@@ -212,6 +225,19 @@ static void report_list(struct out_doc *doc, struct out_table *t,
 
 /* ------------------------------------------------------------ fetch */
 
+/* Default --timeout of a Query API fetch, for the whole fetch. */
+#define FETCH_TIMEOUT_S 300
+
+struct fetch_args {
+	const char *endpoint;
+	int all, accept;
+	long max_pages;
+	int bulk, explain, max_pages_set;
+	long timeout_s;          /* --timeout; 0: the default */
+	const char *profile;     /* --profile */
+	long long start_ms;      /* when the command started (the deadline's base) */
+};
+
 static void show_progress(void *arg, const char *region, long pages,
 			  size_t products)
 {
@@ -221,7 +247,26 @@ static void show_progress(void *arg, const char *region, long pages,
 			     pages, pages == 1 ? "" : "s", products);
 }
 
-static const char *endpoint_default(const char *opt)
+/* "fetching prices: us-west-2 (1/3): 120.3 of 474.9 MB, 51.2 MB/s, ETA 7 s" */
+static void show_bulk_progress(void *arg, const struct bulk_progress *bp)
+{
+	char total[32] = "", eta[32] = "";
+
+	(void)arg;
+	if (!msg_progress_enabled())
+		return;
+	if (bp->total > 0)
+		xsnprintf(total, sizeof(total), " of %.1f", (double)bp->total / 1e6);
+	if (bp->eta_s >= 0)
+		xsnprintf(eta, sizeof(eta), ", ETA %ld s", bp->eta_s);
+	msg_progress("fetching prices: %s (%zu/%zu): %.1f%s MB, %.1f MB/s%s",
+		     bp->region, bp->index, bp->count, (double)bp->bytes / 1e6, total,
+		     bp->rate_bps / 1e6, eta);
+}
+
+/* --endpoint, else AWS_ENDPOINT_URL_PRICING, else AWS_ENDPOINT_URL; NULL
+ * when none is set. */
+static const char *endpoint_override(const char *opt)
 {
 	const char *e = opt;
 
@@ -229,24 +274,66 @@ static const char *endpoint_default(const char *opt)
 		e = getenv("AWS_ENDPOINT_URL_PRICING");
 	if (!e || !*e)
 		e = getenv("AWS_ENDPOINT_URL");
-	return e && *e ? e : PRICING_DEFAULT_ENDPOINT;
+	return e && *e ? e : NULL;
 }
 
-/* EBSIZE_FETCH_BACKOFF_MS: the first retry delay (tests set it low). */
-static void backoff_from_env(struct pricing_fetch_opts *fo)
+/*
+ * Test hooks: EBSIZE_FETCH_BACKOFF_MS (the first retry delay) and
+ * EBSIZE_FETCH_LOW_SPEED_TIME (seconds below 100 bytes/s that make a
+ * stall); the tests set them low.
+ */
+static void fetch_tuning_from_env(struct pricing_fetch_opts *fo)
 {
 	const char *v = getenv("EBSIZE_FETCH_BACKOFF_MS");
-	long ms;
+	long n;
 
-	if (v && !parse_long_range(v, 0, 60000, &ms))
-		fo->backoff_ms = ms;
+	if (v && !parse_long_range(v, 0, 60000, &n))
+		fo->backoff_ms = n;
+	v = getenv("EBSIZE_FETCH_LOW_SPEED_TIME");
+	if (v && !parse_long_range(v, 1, 3600, &n))
+		fo->low_speed_s = n;
 }
 
-struct fetch_args {
-	const char *endpoint;
-	int all, accept;
-	long max_pages;
-};
+/* The whole-fetch deadline from --timeout (else default_s; 0: none). */
+static void set_deadline(struct pricing_fetch_opts *fo,
+			 const struct fetch_args *a, long default_s)
+{
+	long s = a->timeout_s ? a->timeout_s : default_s;
+
+	if (!s)
+		return;
+	fo->deadline_s = s;
+	fo->deadline_ms = a->start_ms + (long long)s * 1000;
+}
+
+/* The regions asked for: none (all), every --region, or the default. */
+static void set_regions(struct pricing_fetch_opts *fo, struct cli_ctx *ctx,
+			const struct fetch_args *a, const char **one)
+{
+	one[0] = ctx->region;
+	fo->regions = a->all ? NULL : ctx->nregions ? ctx->regions : one;
+	fo->nregions = a->all ? 0 : ctx->nregions ? ctx->nregions : 1;
+}
+
+/*
+ * A snapshot's vintage: as_of is the data's publication date when it
+ * gives one (offer files, PriceList items), else its newest
+ * effectiveDate, else today; notes name the version.
+ */
+static void vintage(const struct price_list *pl, char as_of[16], char *notes,
+		    size_t nlen)
+{
+	if (pl->published[0])
+		xsnprintf(as_of, 16, "%.10s", pl->published);
+	else if (pl->effective[0])
+		xsnprintf(as_of, 16, "%s", pl->effective);
+	else
+		today(as_of);
+	notes[0] = '\0';
+	if (pl->published[0])
+		xsnprintf(notes, nlen, "Price List version %s, published %s",
+			  pl->version[0] ? pl->version : "(none)", pl->published);
+}
 
 /* Store what a fetch got as a new snapshot; prints the error.  0 or -1. */
 static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *fo,
@@ -254,12 +341,15 @@ static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *f
 			 struct price_commit_report *rep)
 {
 	struct price_commit_opts co = { 0 };
-	char err[EBS_ERRLEN], as_of[16], *source = xstrfmt("fetch:%s", fo->endpoint);
+	char err[EBS_ERRLEN], as_of[16], notes[200];
+	char *source = xstrfmt("fetch:%s", fo->endpoint);
 	int rc;
 
-	today(as_of);
+	vintage(pl, as_of, notes, sizeof(notes));
+	today(as_of);             /* the Query API answers with today's prices */
 	co.source = source;
 	co.as_of = as_of;
+	co.notes = notes[0] ? notes : NULL;
 	co.require = fo->regions;
 	co.nrequire = fo->nregions;
 	co.require_all = a->all;
@@ -271,40 +361,63 @@ static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *f
 	return rc ? -1 : 0;
 }
 
+/* Print a failed credential search, with what to try next. */
+static void creds_error(const char *err)
+{
+	msg_error("%s", err);
+	if (str_starts_with(err, "no AWS credentials"))
+		msg_hint("'ebsize pricing fetch --explain-credentials' lists each source tried; 'ebsize pricing fetch --bulk' needs no credentials");
+}
+
 /*
- * Fetch, check, store, report.  The credentials are loaded here and
- * wiped before returning, whatever happens.
+ * Fetch from the Query API, check, store, report.  The credentials are
+ * found here and wiped before returning, whatever happens.
  */
 static int fetch(struct cli_ctx *ctx, const struct fetch_args *a)
 {
 	struct pricing_fetch_opts fo;
 	struct pricing_fetch_stats stats;
 	struct aws_creds creds = { 0 };
+	struct aws_creds_opts co = { 0 };
 	struct region_table rt = { 0 };
 	struct price_list pl;
 	struct price_commit_report rep;
 	struct out_doc *doc = NULL;
 	struct out_table *t;
-	const char *one[1] = { ctx->region };
-	char err[EBS_ERRLEN], sig[32];
-	int rc = EXIT_RUNTIME;
+	const char *one[1];
+	char err[EBS_ERRLEN], sig[32], source[sizeof(creds.source)];
+	int rc;
 
 	price_list_init(&pl);
 	pricing_fetch_opts_init(&fo);
-	fo.endpoint = endpoint_default(a->endpoint);
-	if (pricing_endpoint_check(fo.endpoint, sig, err))
-		return msg_usage_error("pricing", "%s", err);
-	if (aws_creds_load(&creds, err) || db_region_table(ctx->db, &rt, err)) {
+	fo.endpoint = endpoint_override(a->endpoint);
+	if (!fo.endpoint)
+		fo.endpoint = PRICING_DEFAULT_ENDPOINT;
+	if ((rc = pricing_endpoint_check(fo.endpoint, sig, err))) {
+		if (rc == EBS_ERR_USAGE)
+			return msg_usage_error("pricing", "%s", err);
+		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	rc = EXIT_RUNTIME;
+	set_deadline(&fo, a, FETCH_TIMEOUT_S);
+	co.profile = a->profile;
+	co.deadline_ms = fo.deadline_ms;
+	if (aws_creds_resolve(&creds, &co, err)) {
+		creds_error(err);
+		goto out;
+	}
+	xsnprintf(source, sizeof(source), "%s", creds.source);
+	if (db_region_table(ctx->db, &rt, err)) {
 		msg_error("%s", err);
 		goto out;
 	}
-	fo.regions = a->all ? NULL : ctx->nregions ? ctx->regions : one;
-	fo.nregions = a->all ? 0 : ctx->nregions ? ctx->nregions : 1;
+	set_regions(&fo, ctx, a, one);
 	fo.creds = &creds;
 	fo.rt = &rt;
 	fo.max_pages = a->max_pages;
 	fo.progress = show_progress;
-	backoff_from_env(&fo);
+	fetch_tuning_from_env(&fo);
 	rc = pricing_fetch(&fo, &pl, &stats, err);
 	aws_creds_release(&creds);
 	msg_progress_done();
@@ -320,6 +433,7 @@ static int fetch(struct cli_ctx *ctx, const struct fetch_args *a)
 	doc = out_doc_new();
 	t = out_record(doc, NULL, "Fetched prices");
 	out_kv_str(t, "endpoint", "Endpoint", fo.endpoint);
+	out_kv_str(t, "credentials", "Credentials", source);
 	out_kv_int(t, "requests", "Requests", stats.requests);
 	out_kv_int(t, "pages", "Pages", stats.pages);
 	out_kv_int(t, "retries", "Retries", stats.retries);
@@ -333,6 +447,224 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------ bulk */
+
+/* One row of the bulk report. */
+static void bulk_row(struct out_table *t, const struct bulk_region *br,
+		     const struct price_commit_report *rep, const char *as_of)
+{
+	out_row(t);
+	out_str(t, br->region);
+	out_int(t, rep->snapshot_id);
+	out_str(t, br->pl.version);
+	out_str(t, br->pl.published);
+	out_str(t, as_of);
+	out_int(t, (long long)br->pl.products);
+	out_int(t, (long long)rep->inserted);
+	out_int(t, (long long)rep->carried);
+	out_int(t, (long long)rep->changed);
+	out_int(t, (long long)br->pl.unknown);
+	out_int(t, br->bytes);
+	out_str(t, br->url);
+}
+
+static struct out_doc *bulk_report(const struct bulk_result *res,
+				   const struct pricing_fetch_stats *st,
+				   const struct price_commit_report *reps,
+				   char (*as_of)[16])
+{
+	struct out_doc *doc = out_doc_new();
+	struct out_table *t = out_record(doc, NULL, "Fetched prices (bulk)");
+
+	out_kv_str(t, "mode", "Mode", "bulk");
+	out_kv_int(t, "requests", "Requests", st->requests);
+	out_kv_int(t, "retries", "Retries", st->retries);
+	out_kv_int(t, "resumes", "Resumed", st->resumes);
+	out_kv_int(t, "bytes", "Bytes read", st->bytes);
+	t = out_list(doc, "regions", NULL);
+	out_col(t, "region", "Region", OUT_TEXT);
+	out_col(t, "snapshot_id", "Snap", OUT_INT);
+	out_col(t, "version", "Version", OUT_TEXT);
+	out_col(t, "published", "Published", OUT_TEXT);
+	out_col(t, "as_of", "As of", OUT_TEXT);
+	out_col(t, "products", "Products", OUT_INT);
+	out_col(t, "prices", "Prices", OUT_INT);
+	out_col(t, "carried", "Carried", OUT_INT);
+	out_col(t, "changed", "Changed", OUT_INT);
+	out_col(t, "unknown", "Unknown", OUT_INT);
+	out_col(t, "bytes", "Bytes", OUT_INT);
+	out_col(t, "url", "Offer file", OUT_TEXT);
+	for (size_t i = 0; i < res->n; i++)
+		bulk_row(t, &res->v[i], &reps[i], as_of[i]);
+	return doc;
+}
+
+/*
+ * Store every region's prices as its own snapshot, all in one
+ * transaction; prints the error.  0 or -1.
+ */
+static int store_bulk(struct cli_ctx *ctx, const struct fetch_args *a,
+		      const struct bulk_result *res,
+		      struct price_commit_report *reps, char (*as_of)[16])
+{
+	const struct price_list **pls = xcalloc(res->n, sizeof(*pls));
+	struct price_commit_opts *co = xcalloc(res->n, sizeof(*co));
+	char (*notes)[200] = xcalloc(res->n, sizeof(*notes));
+	char **sources = xcalloc(res->n, sizeof(*sources));
+	const char **req = xcalloc(res->n, sizeof(*req));
+	char err[EBS_ERRLEN];
+	int rc;
+
+	for (size_t i = 0; i < res->n; i++) {
+		pls[i] = &res->v[i].pl;
+		vintage(pls[i], as_of[i], notes[i], sizeof(notes[i]));
+		sources[i] = xstrfmt("bulk:%s", res->v[i].url);
+		req[i] = res->v[i].region;
+		co[i].source = sources[i];
+		co[i].as_of = as_of[i];
+		co[i].notes = notes[i][0] ? notes[i] : NULL;
+		co[i].require = &req[i];
+		co[i].nrequire = 1;
+		co[i].accept_changes = a->accept;
+	}
+	rc = db_prices_commit_many(ctx->db, pls, co, res->n, reps, err);
+	if (rc)
+		msg_error("bulk prices not stored: %s", err);
+	for (size_t i = 0; i < res->n; i++)
+		free(sources[i]);
+	free(sources);
+	free(req);
+	free(notes);
+	free(co);
+	free(pls);
+	return rc ? -1 : 0;
+}
+
+/* `pricing fetch --bulk`: the public offer files, no credentials. */
+static int fetch_bulk(struct cli_ctx *ctx, const struct fetch_args *a)
+{
+	struct pricing_fetch_opts fo;
+	struct pricing_fetch_stats stats;
+	struct region_table rt = { 0 };
+	struct bulk_result res = { NULL, 0 };
+	struct price_commit_report *reps = NULL;
+	char (*as_of)[16] = NULL;
+	struct out_doc *doc = NULL;
+	const char *one[1];
+	char err[EBS_ERRLEN], sig[32];
+	int rc = EXIT_RUNTIME;
+
+	pricing_fetch_opts_init(&fo);
+	fo.endpoint = endpoint_override(a->endpoint);
+	if (fo.endpoint && (rc = pricing_endpoint_check(fo.endpoint, sig, err))) {
+		if (rc == EBS_ERR_USAGE)
+			return msg_usage_error("pricing", "%s", err);
+		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	rc = EXIT_RUNTIME;
+	if (db_region_table(ctx->db, &rt, err)) {
+		msg_error("%s", err);
+		goto out;
+	}
+	set_deadline(&fo, a, 0);
+	set_regions(&fo, ctx, a, one);
+	fo.rt = &rt;
+	fo.progress_bulk = show_bulk_progress;
+	fetch_tuning_from_env(&fo);
+	if (pricing_fetch_bulk(&fo, &res, &stats, err)) {
+		msg_progress_done();
+		msg_error("%s", err);
+		goto out;
+	}
+	msg_progress_done();
+	reps = xcalloc(res.n, sizeof(*reps));
+	as_of = xcalloc(res.n, sizeof(*as_of));
+	if (store_bulk(ctx, a, &res, reps, as_of))
+		goto out;
+	doc = bulk_report(&res, &stats, reps, as_of);
+	rc = cli_render(ctx, doc);
+out:
+	bulk_result_release(&res);
+	region_table_release(&rt);
+	free(reps);
+	free(as_of);
+	out_doc_free(doc);
+	return rc;
+}
+
+/* ------------------------------------------------------------ credentials */
+
+static void add_trace(void *arg, const char *source, const char *result)
+{
+	struct out_table *t = arg;
+
+	out_row(t);
+	out_str(t, source);
+	out_str(t, result);
+}
+
+/*
+ * `pricing fetch --explain-credentials`: which source the chain would
+ * use and what it tried before, never a secret (the key id is masked).
+ */
+static int explain_credentials(struct cli_ctx *ctx, const struct fetch_args *a)
+{
+	struct aws_creds creds = { 0 };
+	struct aws_creds_opts co = { 0 };
+	struct out_doc *doc = out_doc_new();
+	struct out_table *r = out_record(doc, NULL, "Credentials"), *t;
+	char err[EBS_ERRLEN], key[24], when[32];
+	int rc;
+
+	t = out_list(doc, "tried", "Tried, in order");
+	out_col(t, "source", "Source", OUT_TEXT);
+	out_col(t, "result", "Result", OUT_TEXT);
+	co.profile = a->profile;
+	co.deadline_ms = a->start_ms + (long long)(a->timeout_s ? a->timeout_s : 60) * 1000;
+	co.trace = add_trace;
+	co.trace_arg = t;
+	rc = aws_creds_resolve(&creds, &co, err);
+	out_kv_str(r, "source", "Source", rc ? NULL : creds.source);
+	aws_creds_mask_key(creds.access_key_id, key);
+	out_kv_str(r, "access_key_id", "Access key id", rc ? NULL : key);
+	out_kv_bool(r, "session_token", "Session token", creds.session_token != NULL);
+	if (creds.expiration) {
+		time_t e = (time_t)creds.expiration;
+		struct tm tm;
+
+		gmtime_r(&e, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		out_kv_str(r, "expires", "Expires", when);
+	} else {
+		out_kv_null(r, "expires", "Expires", OUT_TEXT);
+	}
+	aws_creds_release(&creds);
+	if (cli_render(ctx, doc)) {
+		out_doc_free(doc);
+		return EXIT_RUNTIME;
+	}
+	out_doc_free(doc);
+	if (rc) {
+		creds_error(err);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* Checks between options of fetch; prints the usage error.  0 or 2. */
+static int fetch_args_check(struct cli_ctx *ctx, const struct fetch_args *a)
+{
+	if (a->all && ctx->region_from_opt)
+		return msg_usage_error("pricing", "give --region or --all-regions, not both");
+	if (a->bulk && (a->profile || a->explain))
+		return msg_usage_error("pricing", "--bulk needs no credentials: drop %s",
+				       a->profile ? "--profile" : "--explain-credentials");
+	if (a->bulk && a->max_pages_set)
+		return msg_usage_error("pricing", "--max-pages is for the Query API, not --bulk");
+	return 0;
+}
+
 static int cmd_fetch(int argc, char **argv, struct cli_ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -340,12 +672,18 @@ static int cmd_fetch(int argc, char **argv, struct cli_ctx *ctx)
 		{ "endpoint", required_argument, NULL, 'e' },
 		{ "accept-changes", no_argument, NULL, 'A' },
 		{ "max-pages", required_argument, NULL, 'p' },
+		{ "bulk", no_argument, NULL, 'B' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "profile", required_argument, NULL, 'P' },
+		{ "explain-credentials", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct fetch_args a = { NULL, 0, 0, 100 };
+	struct fetch_args a = { 0 };
 	int c;
 
+	a.max_pages = 100;
+	a.start_ms = http_now_ms();
 	while ((c = cmd_getopt("pricing", argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'a':
@@ -358,9 +696,24 @@ static int cmd_fetch(int argc, char **argv, struct cli_ctx *ctx)
 			a.accept = 1;
 			break;
 		case 'p':
+			a.max_pages_set = 1;
 			if (cmd_parse_long("pricing", "--max-pages", optarg, 1, 100000,
 					   &a.max_pages))
 				return EXIT_USAGE;
+			break;
+		case 'B':
+			a.bulk = 1;
+			break;
+		case 'T':
+			if (cmd_parse_long("pricing", "--timeout", optarg, 1, 86400,
+					   &a.timeout_s))
+				return EXIT_USAGE;
+			break;
+		case 'P':
+			a.profile = optarg;
+			break;
+		case 'X':
+			a.explain = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -371,33 +724,51 @@ static int cmd_fetch(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	if (optind < argc)
 		return msg_usage_error("pricing", "unexpected argument '%s'", argv[optind]);
-	if (a.all && ctx->region_from_opt)
-		return msg_usage_error("pricing", "give --region or --all-regions, not both");
+	if (fetch_args_check(ctx, &a))
+		return EXIT_USAGE;
+	if (a.explain)
+		return explain_credentials(ctx, &a);
 	if (cli_open_db(ctx))
 		return EXIT_RUNTIME;
-	return fetch(ctx, &a);
+	return a.bulk ? fetch_bulk(ctx, &a) : fetch(ctx, &a);
 }
 
 /* ------------------------------------------------------------ import */
 
-/* Read and parse one file into pl; refuses files over IMPORT_CAP. */
+/* Bytes read from an import file at a time. */
+#define IMPORT_CHUNK (1u << 20)
+
+/*
+ * Stream one file ("-": stdin) through the Price List parser into pl:
+ * read a chunk, feed it, repeat, so a whole offer file of any size is
+ * read in bounded memory.
+ */
 static int import_file(const char *path, const struct region_table *rt,
 		       struct price_list *pl, char *err)
 {
-	struct stat sb;
-	char *buf = NULL;
-	size_t len;
-	int rc;
+	int is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	struct pricing_stream *ps;
+	char *buf;
+	size_t n;
+	int rc = EBS_OK;
 
-	if (strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode) &&
-	    (unsigned long long)sb.st_size > IMPORT_CAP)
-		return ebs_fail(err, EBS_ERR_TOO_BIG,
-				"'%s' is %llu MiB, over the import limit of %u MiB; whole offer files are not streamed: use 'ebsize pricing fetch', or import 'aws pricing get-products' output",
-				path, (unsigned long long)sb.st_size >> 20, IMPORT_CAP >> 20);
-	if ((rc = read_file_capped(path, IMPORT_CAP, &buf, &len, err)))
-		return rc;
-	rc = pricing_parse(buf, len, path, rt, pl, NULL, err);
+	if (!f)
+		return ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s", path,
+				strerror(errno));
+	ps = pricing_stream_new(path, rt, pl);
+	buf = xmalloc(IMPORT_CHUNK);
+	while (!rc && (n = fread(buf, 1, IMPORT_CHUNK, f)) > 0)
+		rc = pricing_stream_feed(ps, buf, n, err);
+	if (!rc && ferror(f))
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot read '%s': %s", path,
+			      strerror(errno ? errno : EIO));
+	if (!rc)
+		rc = pricing_stream_finish(ps, NULL, err);
+	pricing_stream_free(ps);
 	free(buf);
+	if (!is_stdin)
+		fclose(f);
 	return rc;
 }
 
@@ -410,7 +781,7 @@ static int import(struct cli_ctx *ctx, char **files, int nfiles, int accept)
 	struct out_doc *doc = NULL;
 	struct out_table *t;
 	struct sbuf src = SBUF_INIT(4096);
-	char err[EBS_ERRLEN], as_of[16];
+	char err[EBS_ERRLEN], as_of[16], notes[200];
 	int rc = EXIT_RUNTIME;
 
 	price_list_init(&pl);
@@ -428,12 +799,10 @@ static int import(struct cli_ctx *ctx, char **files, int nfiles, int accept)
 		}
 		sbuf_addf(&src, "%s%s", i ? "," : "", base ? base + 1 : files[i]);
 	}
-	if (pl.effective[0])
-		xsnprintf(as_of, sizeof(as_of), "%s", pl.effective);
-	else
-		today(as_of);
+	vintage(&pl, as_of, notes, sizeof(notes));
 	co.source = src.buf;
 	co.as_of = as_of;
+	co.notes = notes[0] ? notes : NULL;
 	co.accept_changes = accept;
 	if (db_prices_commit(ctx->db, &pl, &co, &rep, err)) {
 		msg_error("prices from '%s' not stored: %s", files[0], err);
@@ -443,6 +812,7 @@ static int import(struct cli_ctx *ctx, char **files, int nfiles, int accept)
 	t = out_record(doc, NULL, "Imported prices");
 	out_kv_int(t, "files", "Files", nfiles);
 	out_kv_str(t, "as_of", "As of", as_of);
+	out_kv_str(t, "version", "Version", pl.version[0] ? pl.version : NULL);
 	report_list(doc, t, &pl, &rep);
 	rc = cli_render(ctx, doc);
 out:

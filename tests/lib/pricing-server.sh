@@ -11,6 +11,18 @@ TEST_SECRET='ebsizeTESTsecret/K7MDENG+bPxRfiCYzzNOTREAL'
 SRV_PID=""
 trap 'stop_server; rm -rf "$T"' EXIT
 
+# Nothing from the machine's AWS setup may reach a test: no config files
+# but the test's own, no container or web-identity credentials, and no
+# instance metadata (on an EC2 runner IMDS would answer with real ones).
+unset AWS_CONFIG_FILE AWS_SHARED_CREDENTIALS_FILE AWS_DEFAULT_PROFILE \
+	AWS_CONTAINER_CREDENTIALS_RELATIVE_URI AWS_CONTAINER_CREDENTIALS_FULL_URI \
+	AWS_CONTAINER_AUTHORIZATION_TOKEN AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE \
+	AWS_WEB_IDENTITY_TOKEN_FILE AWS_ROLE_ARN AWS_ENDPOINT_URL_STS \
+	AWS_ENDPOINT_URL_SSO AWS_EC2_METADATA_SERVICE_ENDPOINT \
+	AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE EBSIZE_LIBCURL \
+	EBSIZE_CONTAINER_CREDENTIALS_BASE 2>/dev/null || true
+export AWS_EC2_METADATA_DISABLED=true
+
 start_server() {
 	rm -f "$T/port" "$T/srv.log"
 	/usr/bin/python3 "$ROOT/tests/lib/pricing_server.py" "$T/port" "$T/srv.log" "$1" &
