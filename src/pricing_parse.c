@@ -415,8 +415,6 @@ struct held {
 	char *sku, *usagetype, *region;
 	const struct usage_map *um;
 	double begin, end;
-	char *terms;             /* raw JSON of terms.OnDemand.<key>, or NULL */
-	size_t terms_len;
 };
 
 struct pricing_stream {
@@ -435,13 +433,13 @@ struct pricing_stream {
 	char version[32], published[40];
 	struct held *held;
 	size_t nheld, aheld;
-	struct strmap held_by_key;    /* key -> index + 1 */
-	struct strmap early_terms;    /* key -> struct sbuf * (terms before products) */
+	struct strmap held_by_key;    /* key -> 1: terms wanted */
+	struct strmap terms;          /* key -> struct sbuf *: raw terms.OnDemand.<key> */
 	size_t held_bytes;
 	char cur_key[256];
 };
 
-static void free_early(const char *key, void *val, void *arg)
+static void free_terms(const char *key, void *val, void *arg)
 {
 	(void)key;
 	(void)arg;
@@ -459,14 +457,13 @@ static void doc_reset(struct pricing_stream *ps)
 		free(h->sku);
 		free(h->usagetype);
 		free(h->region);
-		free(h->terms);
 	}
 	free(ps->held);
 	ps->held = NULL;
 	ps->nheld = ps->aheld = 0;
 	strmap_release(&ps->held_by_key);
-	strmap_each(&ps->early_terms, free_early, NULL);
-	strmap_release(&ps->early_terms);
+	strmap_each(&ps->terms, free_terms, NULL);
+	strmap_release(&ps->terms);
 	free(ps->token);
 	ps->token = NULL;
 	memset(ps->ctx, 0, sizeof(ps->ctx));
@@ -593,34 +590,27 @@ static int on_product(struct pricing_stream *ps, const char *s, size_t len,
 	h->begin = p.begin;
 	h->end = p.end;
 	cJSON_Delete(prod);
-	if (!strmap_get(&ps->held_by_key, h->key))
-		strmap_put(&ps->held_by_key, h->key, (void *)(uintptr_t)ps->nheld);
+	strmap_put(&ps->held_by_key, h->key, (void *)(uintptr_t)1);
 	return hold_bytes(ps, strlen(h->key) * 2 + strlen(h->usagetype) + 64, err);
 }
 
-/* A captured terms.OnDemand.<key> entry, for a held (or unknown yet) product. */
+/*
+ * A captured terms.OnDemand.<key> entry: kept when a held product has
+ * that key, or while the products are not known yet (terms listed first).
+ * The first entry for a key wins, as a lookup in the whole document would.
+ */
 static int on_terms(struct pricing_stream *ps, const char *s, size_t len,
 		    char *err)
 {
-	uintptr_t i = (uintptr_t)strmap_get(&ps->held_by_key, ps->cur_key);
 	struct sbuf *sb;
 
-	if (i) {
-		struct held *h = &ps->held[i - 1];
-
-		if (h->terms)
-			return JS_GO;    /* the first entry wins, as a lookup would */
-		h->terms = xstrndup(s, len);
-		h->terms_len = len;
-		return hold_bytes(ps, len, err);
-	}
-	if (ps->products_done || strmap_get(&ps->early_terms, ps->cur_key))
+	if (strmap_get(&ps->terms, ps->cur_key) ||
+	    (ps->products_done && !strmap_get(&ps->held_by_key, ps->cur_key)))
 		return JS_GO;
-	/* terms before products: keep them until the products are known */
 	sb = xmalloc(sizeof(*sb));
 	sbuf_init(sb, len + 1);
 	sbuf_add(sb, s, len);
-	strmap_put(&ps->early_terms, ps->cur_key, sb);
+	strmap_put(&ps->terms, ps->cur_key, sb);
 	return hold_bytes(ps, len, err);
 }
 
@@ -635,10 +625,8 @@ static int price_held(struct pricing_stream *ps, char *err)
 		struct held *h = &ps->held[i];
 		struct product p = { h->sku, h->usagetype, h->region, h->um,
 				     h->begin, h->end };
-		struct sbuf *early = strmap_get(&ps->early_terms, h->key);
-		const char *raw = h->terms ? h->terms : early ? early->buf : NULL;
-		size_t len = h->terms ? h->terms_len : early ? early->len : 0;
-		cJSON *terms = raw ? cJSON_ParseWithLength(raw, len) : NULL;
+		struct sbuf *raw = strmap_get(&ps->terms, h->key);
+		cJSON *terms = raw ? cJSON_ParseWithLength(raw->buf, raw->len) : NULL;
 
 		rc = read_offers(terms, &p, ps->out, where, err);
 		cJSON_Delete(terms);

@@ -1,15 +1,22 @@
-# pricing-server.sh - start and stop tests/lib/pricing_server.py (a
-# loopback GetProducts server) from an e2e test.  Source after test-lib.sh.
+# pricing-server.sh - start and stop the loopback fakes from an e2e test.
+# Source after test-lib.sh.
 #
-# start_server CONFIG_JSON: starts it, sets EP (its URL) and SRV_PID.
-# stop_server: stops it (also run at exit).
+# start_server CONFIG_JSON: tests/lib/pricing_server.py (GetProducts);
+#   sets EP (its URL) and SRV_PID.  stop_server stops it.
+# start_bulk CONFIG_JSON: tests/lib/bulk_server.py (bulk offer files);
+#   sets BEP and BULK_PID; its log is $T/bulk.log.  stop_bulk.
+# start_creds CONFIG_JSON: tests/lib/creds_server.py (STS, SSO portal,
+#   container endpoint, IMDS); sets CEP and CREDS_PID; log $T/creds.log.
+# All are stopped at exit.
 # dump_db: `sqlite3 DB .dump` to stdout, for before/after comparisons.
 
 # TEST CREDENTIALS: the made-up pair pricing_server.py verifies against.
 TEST_AKID=AKIDEXAMPLE
 TEST_SECRET='ebsizeTESTsecret/K7MDENG+bPxRfiCYzzNOTREAL'
 SRV_PID=""
-trap 'stop_server; rm -rf "$T"' EXIT
+BULK_PID=""
+CREDS_PID=""
+trap 'stop_server; stop_bulk; stop_creds; rm -rf "$T"' EXIT
 
 # Nothing from the machine's AWS setup may reach a test: no config files
 # but the test's own, no container or web-identity credentials, and no
@@ -40,6 +47,56 @@ stop_server() {
 		kill "$SRV_PID" 2>/dev/null
 		wait "$SRV_PID" 2>/dev/null
 		SRV_PID=""
+	fi
+}
+
+# wait_port FILE: wait until a server wrote its port; prints it
+wait_port() {
+	i=0
+	while [ ! -s "$1" ] && [ $i -lt 400 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	cat "$1"
+}
+
+start_bulk() {
+	rm -f "$T/bport" "$T/bulk.log"
+	/usr/bin/python3 "$ROOT/tests/lib/bulk_server.py" "$T/bport" "$T/bulk.log" "$1" &
+	BULK_PID=$!
+	BEP="http://127.0.0.1:$(wait_port "$T/bport")"
+}
+
+stop_bulk() {
+	if [ -n "$BULK_PID" ]; then
+		kill "$BULK_PID" 2>/dev/null
+		wait "$BULK_PID" 2>/dev/null
+		BULK_PID=""
+	fi
+}
+
+start_creds() {
+	rm -f "$T/cport" "$T/creds.log"
+	/usr/bin/python3 "$ROOT/tests/lib/creds_server.py" "$T/cport" "$T/creds.log" "$1" &
+	CREDS_PID=$!
+	CEP="http://127.0.0.1:$(wait_port "$T/cport")"
+}
+
+stop_creds() {
+	if [ -n "$CREDS_PID" ]; then
+		kill "$CREDS_PID" 2>/dev/null
+		wait "$CREDS_PID" 2>/dev/null
+		CREDS_PID=""
+	fi
+}
+
+# expect_db_unchanged DESC: the dump equals $T/before.sql
+expect_db_unchanged() {
+	dump_db >"$T/after.sql"
+	if cmp -s "$T/before.sql" "$T/after.sql"; then
+		ok "$1: database dump unchanged"
+	else
+		fail "$1: database dump unchanged" "$(diff "$T/before.sql" "$T/after.sql" | head -5)"
 	fi
 }
 
