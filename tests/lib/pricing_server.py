@@ -12,7 +12,7 @@ pagination (NextToken), and injects the fault named in CONFIG_JSON:
 
     {"fault": "throttle400"|"throttle429"|"500"|"reset"|"truncated"|
               "badjson"|"negative"|"nonnumeric"|"endless"|"oversize"|
-              "oversize_chunked"|"none",
+              "oversize_chunked"|"hang"|"drip"|"none",
      "fault_from": 1,      # first request (1-based) that gets the fault
      "fault_count": 1,     # how many requests get it (-1: all from there)
      "page_size": 1,       # PriceList items per page
@@ -31,6 +31,7 @@ import json
 import socket
 import struct
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # TEST CREDENTIALS - made up for the tests, valid nowhere.
@@ -217,6 +218,24 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b" " * (1 << 20))
             self.close_connection = True
             return
+        if active == "hang":                 # accept, read, never answer
+            time.sleep(120)
+            self.close_connection = True
+            return
+        if active == "drip":                 # a body of 1 byte a second
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-amz-json-1.1")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            try:
+                for i in range(len(data)):
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
         if active == "reset":
             self.send_response(200)
             self.send_header("Content-Type", "application/x-amz-json-1.1")
@@ -234,6 +253,7 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     portfile, logfile, cfg = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
     srv.cfg, srv.logfile, srv.requests = cfg, logfile, 0
     srv.handle_error = lambda request, address: None   # clients hang up on purpose
     with open(portfile + ".tmp", "w") as f:
