@@ -104,6 +104,13 @@ dump_db() {
 	sqlite3 "$DB" .dump
 }
 
+# key_of NAME FIELD: a made-up test credential of pricing_server.KEYS
+# (FIELD 0 key id, 1 secret, 2 session token)
+key_of() {
+	/usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import pricing_server as p; print(p.KEYS[sys.argv[2]][int(sys.argv[3])] or "")' \
+		"$ROOT/tests/lib" "$1" "$2"
+}
+
 # with_creds CMD...: run with the test credentials in the environment
 with_creds() {
 	AWS_ACCESS_KEY_ID=$TEST_AKID AWS_SECRET_ACCESS_KEY=$TEST_SECRET "$@"
