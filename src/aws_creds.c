@@ -360,7 +360,8 @@ static int from_process(struct chain *ch, const char *name, const char *cmd,
 			struct aws_creds *c, char *err)
 {
 	long secs = ch->o->process_timeout_s > 0 ? ch->o->process_timeout_s : 60;
-	long long until = http_now_ms() + limit_ms(ch, secs * 1000);
+	long lim = limit_ms(ch, secs * 1000);
+	long long until = http_now_ms() + lim;
 	struct sbuf out = SBUF_INIT(PROCESS_OUTPUT_CAP);
 	posix_spawn_file_actions_t fa;
 	char what[300], why[200], **argv = NULL;
@@ -400,7 +401,7 @@ static int from_process(struct chain *ch, const char *name, const char *cmd,
 		if (r == 1)
 			rc = ebs_fail(err, EBS_ERR_EXEC,
 				      "%s: '%s' did not finish within %ld s; it was stopped",
-				      what, argv[0], (limit_ms(ch, secs * 1000) + 999) / 1000);
+				      what, argv[0], (lim + 999) / 1000);
 		else
 			rc = ebs_fail(err, EBS_ERR_EXEC, "%s: '%s' %s", what, argv[0],
 				      r == 2 ? "wrote more than 64 KiB" : "could not be read");

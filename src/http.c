@@ -509,6 +509,8 @@ static int classify(CURLcode c, const char *curl_err,
 		}
 		if (strstr(curl_err, "onnect"))     /* connection timed out */
 			return HTTP_TRANSIENT;
+		xsnprintf(resp->reason, sizeof(resp->reason), "no answer within %ld s",
+			  (r->timeout_ms + 999) / 1000);
 		return HTTP_TIMEOUT;
 	}
 	return transient(c) ? HTTP_TRANSIENT : HTTP_FAILED;

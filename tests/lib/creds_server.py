@@ -141,11 +141,11 @@ class Handler(BaseHTTPRequestHandler):
     def imds(self):
         cfg = self.server.cfg
         fault = cfg.get("faults", {}).get("imds")
-        if fault == "slow":
-            time.sleep(5)
         if self.command == "PUT":
             ttl = self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")
             self.log("imds-token", 403 if fault == "v1only" else 200, ttl=ttl)
+            if fault == "slow":
+                time.sleep(5)
             if fault == "v1only" or not ttl:
                 return self.send(403, "", "text/plain")
             return self.send(200, IMDS_TOKEN, "text/plain")
