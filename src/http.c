@@ -526,7 +526,8 @@ int http_perform(struct http *hc, const struct http_request *r,
 
 	sbuf_release(&resp->body);
 	http_response_init(resp);
-	sbuf_init(&resp->body, r->on_data ? ERROR_BODY_CAP : r->max_body);
+	sbuf_init(&resp->body, r->on_data ? ERROR_BODY_CAP :
+		  r->max_body ? r->max_body : (16u << 20));
 	sbuf_add(&resp->body, "", 0);
 	C.easy_reset(hc->h);
 	hl = setup(hc->h, r, &x, curl_err);
