@@ -665,6 +665,88 @@ static int role_name_ok(const char *s, size_t n)
 	return 1;
 }
 
+/* One IMDS request (1 s, one retry) with the session token header hdr
+ * (NULL for the token PUT itself).  Returns the http_result. */
+static int imds_get(struct chain *ch, const char *method, const char *url,
+		    const char *hdr, struct http_response *resp)
+{
+	struct http_request req = { 0 };
+	const char *hdrs[1] = { hdr };
+
+	req.method = method;
+	req.url = url;
+	req.headers = hdrs;
+	req.nheaders = 1;
+	req.max_body = 1u << 20;
+	return small_request(ch, &req, resp, 1000, 2);
+}
+
+/* Forget a response that may hold a secret. */
+static void resp_wipe(struct http_response *resp)
+{
+	if (resp->body.buf)
+		wipe_buf(resp->body.buf, resp->body.len);
+	resp->body.buf = NULL;
+	http_response_release(resp);
+	http_response_init(resp);
+}
+
+/*
+ * The IMDSv2 session token as a header line (heap, wipe it) into *hdr;
+ * NOT_HERE (noted) when IMDS does not answer or gives no token.
+ */
+static int imds_token(struct chain *ch, const char *base, char **hdr)
+{
+	struct http_response resp;
+	char *url = xstrfmt("%s/latest/api/token", base);
+	int r, rc = NOT_HERE;
+
+	http_response_init(&resp);
+	r = imds_get(ch, "PUT", url, "X-aws-ec2-metadata-token-ttl-seconds: 21600", &resp);
+	if (r != HTTP_DONE)
+		note(ch, "instance metadata", "not reachable at '%s' (%s)", base, resp.reason);
+	else if (resp.status != 200 || !resp.body.len || strpbrk(resp.body.buf, "\r\n"))
+		note(ch, "instance metadata", "no IMDSv2 token from '%s' (HTTP %ld)", base,
+		     resp.status);
+	else {
+		*hdr = xstrfmt("X-aws-ec2-metadata-token: %s", resp.body.buf);
+		rc = EBS_OK;
+	}
+	resp_wipe(&resp);
+	http_response_release(&resp);
+	free(url);
+	return rc;
+}
+
+/* The instance's role name into role (80 bytes); NOT_HERE without one. */
+static int imds_role(struct chain *ch, const char *base, const char *hdr,
+		     char *role, char *err)
+{
+	struct http_response resp;
+	char *url = xstrfmt("%s/latest/meta-data/iam/security-credentials/", base);
+	size_t n;
+	int r, rc = NOT_HERE;
+
+	http_response_init(&resp);
+	r = imds_get(ch, NULL, url, hdr, &resp);
+	n = resp.body.buf ? strcspn(resp.body.buf, "\n") : 0;
+	if (r == HTTP_DONE && resp.status == 404)
+		note(ch, "instance metadata", "no IAM role attached to this instance");
+	else if (r != HTTP_DONE || resp.status != 200)
+		note(ch, "instance metadata", "no role name (%s)",
+		     r == HTTP_DONE ? "an HTTP error" : resp.reason);
+	else if (!role_name_ok(resp.body.buf, n))
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "instance metadata: '%s' did not answer a role name", base);
+	else {
+		xsnprintf(role, 80, "%.*s", (int)n, resp.body.buf);
+		rc = EBS_OK;
+	}
+	http_response_release(&resp);
+	free(url);
+	return rc;
+}
+
 /*
  * EC2 instance metadata, IMDSv2: PUT a session token, then GET the
  * role's credentials with it.  1 s per request, one retry.  NOT_HERE
@@ -675,76 +757,27 @@ static int from_imds(struct chain *ch, struct aws_creds *c, char *err)
 	const char *dis = env("AWS_EC2_METADATA_DISABLED");
 	const char *ep = env("AWS_EC2_METADATA_SERVICE_ENDPOINT");
 	const char *mode = env("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE");
-	struct http_request req = { 0 };
 	struct http_response resp;
-	const char *hdrs[1];
-	char *base, *url = NULL, *thdr = NULL, role[80];
+	char *base, *url = NULL, *hdr = NULL, role[80];
 	int rc, r;
 
 	if (dis && !strcasecmp(dis, "true")) {
 		note(ch, "instance metadata", "disabled by AWS_EC2_METADATA_DISABLED");
 		return NOT_HERE;
 	}
-	base = ep ? xstrdup(ep) : xstrdup(mode && !strcasecmp(mode, "IPv6") ?
-					  "http://[fd00:ec2::254]" : "http://169.254.169.254");
+	base = xstrdup(ep ? ep : mode && !strcasecmp(mode, "IPv6") ?
+		       "http://[fd00:ec2::254]" : "http://169.254.169.254");
 	while (*base && str_ends_with(base, "/"))
 		base[strlen(base) - 1] = '\0';
+	http_response_init(&resp);
 	if ((rc = need_http(ch, err)) ||
 	    (rc = http_url_check(base, "instance metadata endpoint", HTTP_URL_LINK_LOCAL,
-				 NULL, 0, err))) {
-		free(base);
-		return rc;
-	}
-	http_response_init(&resp);
-	url = xstrfmt("%s/latest/api/token", base);
-	hdrs[0] = "X-aws-ec2-metadata-token-ttl-seconds: 21600";
-	req.method = "PUT";
-	req.url = url;
-	req.headers = hdrs;
-	req.nheaders = 1;
-	req.max_body = 4096;
-	r = small_request(ch, &req, &resp, 1000, 2);
-	rc = NOT_HERE;
-	if (r != HTTP_DONE) {
-		note(ch, "instance metadata", "not reachable at '%s' (%s)", base, resp.reason);
+				 NULL, 0, err)) ||
+	    (rc = imds_token(ch, base, &hdr)) ||
+	    (rc = imds_role(ch, base, hdr, role, err)))
 		goto out;
-	}
-	if (resp.status != 200 || !resp.body.len || strpbrk(resp.body.buf, "\r\n")) {
-		note(ch, "instance metadata", "no IMDSv2 token from '%s' (HTTP %ld)", base,
-		     resp.status);
-		goto out;
-	}
-	thdr = xstrfmt("X-aws-ec2-metadata-token: %s", resp.body.buf);
-	wipe_buf(resp.body.buf, resp.body.len);
-	resp.body.buf = NULL;
-	free(url);
-	url = xstrfmt("%s/latest/meta-data/iam/security-credentials/", base);
-	hdrs[0] = thdr;
-	req.method = NULL;
-	req.url = url;
-	req.max_body = 4096;
-	r = small_request(ch, &req, &resp, 1000, 2);
-	if (r == HTTP_DONE && resp.status == 404) {
-		note(ch, "instance metadata", "no IAM role attached to this instance");
-		goto out;
-	}
-	if (r != HTTP_DONE || resp.status != 200) {
-		note(ch, "instance metadata", "no role name (%s)",
-		     r == HTTP_DONE ? "an HTTP error" : resp.reason);
-		goto out;
-	}
-	if (!role_name_ok(resp.body.buf, strcspn(resp.body.buf, "\n"))) {
-		rc = ebs_fail(err, EBS_ERR_PARSE,
-			      "instance metadata: '%s' did not answer a role name", base);
-		goto out;
-	}
-	xsnprintf(role, sizeof(role), "%.*s", (int)strcspn(resp.body.buf, "\n"),
-		  resp.body.buf);
-	free(url);
 	url = xstrfmt("%s/latest/meta-data/iam/security-credentials/%s", base, role);
-	req.url = url;
-	req.max_body = 1u << 20;
-	r = small_request(ch, &req, &resp, 1000, 2);
+	r = imds_get(ch, NULL, url, hdr, &resp);
 	if (r != HTTP_DONE || resp.status != 200)
 		rc = ebs_fail(err, EBS_ERR_NETWORK,
 			      "instance metadata: no credentials for role '%s' (%s)", role,
@@ -757,12 +790,10 @@ static int from_imds(struct chain *ch, struct aws_creds *c, char *err)
 		note(ch, "instance metadata", "used");
 	}
 out:
-	if (resp.body.buf)
-		wipe_buf(resp.body.buf, resp.body.len);
-	resp.body.buf = NULL;
+	resp_wipe(&resp);
 	http_response_release(&resp);
-	if (thdr)
-		wipe_buf(thdr, strlen(thdr));
+	if (hdr)
+		wipe_buf(hdr, strlen(hdr));
 	free(url);
 	free(base);
 	return rc;

@@ -771,6 +771,77 @@ void bulk_result_release(struct bulk_result *r)
 	r->n = 0;
 }
 
+/* The region index of every partition the request needs (aws for all
+ * but cn-* regions; both for all regions). */
+static int fetch_indexes(struct fetcher *f, struct region_index ri[2],
+			 char *err)
+{
+	const struct pricing_fetch_opts *o = f->o;
+	int need[2] = { !o->nregions, !o->nregions };
+	int rc = EBS_OK;
+
+	for (size_t i = 0; i < o->nregions; i++)
+		need[partition_of(o->regions[i]) - partitions] = 1;
+	for (size_t p = 0; p < 2 && !rc; p++) {
+		char *base;
+
+		if (!need[p])
+			continue;
+		base = base_url(o, &partitions[p]);
+		rc = fetch_index(f, base, &partitions[p], &ri[p], err);
+		free(base);
+	}
+	return rc;
+}
+
+/* Add e to the plan unless it is there (a region asked for twice). */
+static void plan_add(const struct region_index_entry ***plan, size_t *n,
+		     size_t *alloc, const struct region_index_entry *e)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*plan)[i] == e)
+			return;
+	xgrow((void **)plan, alloc, *n + 1, sizeof(**plan));
+	(*plan)[(*n)++] = e;
+}
+
+/*
+ * The offer files to read, in order: every region of the indexes, or the
+ * requested ones; an unknown region fails with the index's list.
+ */
+static int plan_files(const struct pricing_fetch_opts *o,
+		      const struct region_index ri[2],
+		      const struct region_index_entry ***plan, size_t *n,
+		      char *err)
+{
+	size_t alloc = 0;
+
+	for (size_t p = 0; p < 2 && !o->nregions; p++)
+		for (size_t i = 0; i < ri[p].n; i++)
+			plan_add(plan, n, &alloc, &ri[p].v[i]);
+	for (size_t i = 0; i < o->nregions; i++) {
+		const struct partition *part = partition_of(o->regions[i]);
+		const struct region_index *idx = &ri[part - partitions];
+		const struct region_index_entry *e = index_find(idx, o->regions[i]);
+		char *list, *base;
+		int rc;
+
+		if (e) {
+			plan_add(plan, n, &alloc, e);
+			continue;
+		}
+		list = index_regions(idx);
+		base = base_url(o, part);
+		rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
+			      "region '%s' is not in the AmazonEC2 price list index of '%s'; it lists: %s",
+			      o->regions[i], base, list);
+		free(base);
+		free(list);
+		return rc;
+	}
+	return EBS_OK;
+}
+
 int pricing_fetch_bulk(const struct pricing_fetch_opts *o,
 		       struct bulk_result *out,
 		       struct pricing_fetch_stats *stats, char *err)
@@ -778,7 +849,7 @@ int pricing_fetch_bulk(const struct pricing_fetch_opts *o,
 	struct pricing_fetch_opts oo = *o;
 	struct region_index ri[2] = { { NULL, 0 }, { NULL, 0 } };
 	const struct region_index_entry **plan = NULL;
-	size_t nplan = 0, aplan = 0;
+	size_t nplan = 0;
 	struct fetcher f;
 	int rc;
 
@@ -788,46 +859,9 @@ int pricing_fetch_bulk(const struct pricing_fetch_opts *o,
 		return rc;
 	if ((rc = http_new(&f.http, "pricing fetch", err)))
 		return rc;
-	/* which indexes */
-	{
-		int need[2] = { !o->nregions, !o->nregions };
-
-		for (size_t i = 0; i < o->nregions; i++)
-			need[partition_of(o->regions[i]) - partitions] = 1;
-		for (size_t p = 0; p < 2 && !rc; p++) {
-			char *base;
-
-			if (!need[p])
-				continue;
-			base = base_url(o, &partitions[p]);
-			rc = fetch_index(&f, base, &partitions[p], &ri[p], err);
-			free(base);
-		}
-	}
-	/* which files */
-	for (size_t p = 0; p < 2 && !rc && !o->nregions; p++)
-		for (size_t i = 0; i < ri[p].n; i++) {
-			xgrow((void **)&plan, &aplan, nplan + 1, sizeof(*plan));
-			plan[nplan++] = &ri[p].v[i];
-		}
-	for (size_t i = 0; i < o->nregions && !rc; i++) {
-		const struct region_index *idx = &ri[partition_of(o->regions[i]) - partitions];
-		const struct region_index_entry *e = index_find(idx, o->regions[i]);
-
-		if (!e) {
-			char *list = index_regions(idx), *base;
-
-			base = base_url(o, partition_of(o->regions[i]));
-			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
-				      "region '%s' is not in the AmazonEC2 price list index of '%s'; it lists: %s",
-				      o->regions[i], base, list);
-			free(base);
-			free(list);
-			break;
-		}
-		xgrow((void **)&plan, &aplan, nplan + 1, sizeof(*plan));
-		plan[nplan++] = e;
-	}
+	if (!(rc = fetch_indexes(&f, ri, err)))
+		rc = plan_files(o, ri, &plan, &nplan, err);
+	/* without --timeout: bulk_region_s for each file */
 	if (!rc && !o->deadline_ms && o->bulk_region_s > 0) {
 		oo.deadline_s = o->bulk_region_s * (long)nplan;
 		oo.deadline_ms = http_now_ms() + (long long)oo.deadline_s * 1000;

@@ -16,6 +16,8 @@ usage_error "bulk: --max-pages" "--max-pages is for the Query API, not --bulk" \
 	pricing fetch --bulk --max-pages 3
 usage_error "bulk: --timeout 0" "--timeout must be a whole number from 1 to 86400, not '0'" \
 	pricing fetch --bulk --timeout 0
+usage_error "bulk: --region with --all-regions" "give --region or --all-regions, not both" \
+	pricing fetch --bulk --region us-west-2 --all-regions
 usage_error "bulk: plain http to a remote host" \
 	"endpoint 'http://example.com' must use https (plain http only to a loopback host)" \
 	pricing fetch --bulk --endpoint http://example.com
@@ -69,6 +71,12 @@ expect_json prices.snapshot 3 "cost names snapshot 3"
 AWS_REGION=us-east-1 run --format json pricing fetch --bulk --endpoint "$BEP"
 expect_rc 0 "bulk fetch of the default region"
 expect_json regions.0.region us-east-1 "AWS_REGION picks the region"
+
+# a region asked for twice is read once
+run --format json pricing fetch --bulk --endpoint "$BEP" --region us-west-2 --region us-west-2 --accept-changes
+expect_rc 0 "a repeated --region"
+expect_value "$(json_get regions <"$T/out" | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" 1 \
+	"a repeated --region is fetched once"
 
 # AWS_ENDPOINT_URL_PRICING is honoured
 AWS_ENDPOINT_URL_PRICING=$BEP run --format json pricing fetch --bulk --region us-west-2
