@@ -264,7 +264,7 @@ static const char *path_or(const char *p)
 /* ------------------------------------------------------------ sources */
 
 /* Static keys of one section; NOT_HERE when it has none. */
-static int from_keys(struct chain *ch, const struct aws_ini_section *sec,
+static int from_keys(const struct aws_ini_section *sec,
 		     const char *name, const char *path, struct aws_creds *c,
 		     char *err)
 {
@@ -439,7 +439,7 @@ static void sso_hint(const char *name, char *out, size_t n)
 }
 
 /* The cached SSO token of a profile (heap, wipe it), or an error. */
-static int sso_token(struct chain *ch, const char *name, const char *key,
+static int sso_token(const char *name, const char *key,
 		     char **token, char *err)
 {
 	const char *home = env("HOME");
@@ -507,7 +507,7 @@ static int from_sso(struct chain *ch, const char *name, struct aws_creds *c,
 	if (!region_ok(region))
 		return ebs_fail(err, EBS_ERR_AUTH, "%s: sso_region '%s' is not a region code",
 				what, region);
-	if ((rc = sso_token(ch, name, session ? session : start, &token, err)))
+	if ((rc = sso_token(name, session ? session : start, &token, err)))
 		return rc;
 	if ((rc = need_http(ch, err)))
 		goto out;
@@ -960,10 +960,10 @@ static int role_source(struct chain *ch, const char *name, int depth,
 				"profile '%s' has both source_profile and credential_source", name);
 	if (sp) {
 		if (!strcmp(sp, name)) {      /* its own static keys */
-			rc = from_keys(ch, creds_sec(ch, name), name, path_or(ch->creds_path),
+			rc = from_keys(creds_sec(ch, name), name, path_or(ch->creds_path),
 				       src, err);
 			if (rc == NOT_HERE)
-				rc = from_keys(ch, config_sec(ch, name), name,
+				rc = from_keys(config_sec(ch, name), name,
 					       path_or(ch->config_path), src, err);
 			return rc == NOT_HERE ?
 				ebs_fail(err, EBS_ERR_AUTH,
@@ -1072,12 +1072,12 @@ static int profile_rest(struct chain *ch, const char *name, struct aws_creds *c,
 	if (pget(ch, name, "sso_session") || pget(ch, name, "sso_start_url") ||
 	    pget(ch, name, "sso_account_id"))
 		return from_sso(ch, name, c, err);
-	rc = from_keys(ch, creds_sec(ch, name), name, path_or(ch->creds_path), c, err);
+	rc = from_keys(creds_sec(ch, name), name, path_or(ch->creds_path), c, err);
 	if (rc != NOT_HERE)
 		return rc;
 	if (proc)
 		return from_process(ch, name, proc, c, err);
-	return from_keys(ch, config_sec(ch, name), name, path_or(ch->config_path), c, err);
+	return from_keys(config_sec(ch, name), name, path_or(ch->config_path), c, err);
 }
 
 /* Web identity from the environment (EKS IRSA): NOT_HERE when unset. */
