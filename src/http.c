@@ -466,7 +466,7 @@ static struct curl_slist *setup(CURL *h, const struct http_request *r,
 	C.easy_setopt(h, CURLOPT_HEADERDATA, x);
 	C.easy_setopt(h, CURLOPT_ERRORBUFFER, curl_err);
 	C.easy_setopt(h, CURLOPT_USERAGENT, "ebsize/" EBSIZE_VERSION);
-	C.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+	/* no Accept-Encoding: a resumed offer file counts identity bytes */
 	if (r->on_progress) {
 		C.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
 		C.easy_setopt(h, CURLOPT_XFERINFODATA, x);
