@@ -19,6 +19,9 @@ DESTDIR   ?=
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS      := sqlite3 libcurl libcjson xlsxwriter zlib
+# libcurl is not linked: src/http.c loads it with dlopen() when a command
+# needs the network (its headers are still needed to build)
+LINK_PKGS := sqlite3 libcjson xlsxwriter zlib
 
 OPTFLAGS  ?= -O2 -g
 # `make V=1` shows the full compiler command lines
@@ -46,13 +49,13 @@ BIN       := ebsize
 endif
 
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
              -DEBSIZE_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen \
              $(PKG_CFLAGS) $(WARN) $(OPTFLAGS) $(SANFLAGS) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS      = $(PKG_LIBS) -lm
+LIBS      = $(PKG_LIBS) -lm -ldl
 
 SRCS      := $(wildcard src/*.c)
 OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded.o
@@ -140,13 +143,16 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
-                bench_profile csv billing k8s
+                bench_profile csv billing k8s offer_stream aws_config
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
                           src/model.c src/util.c
 fuzz_src_fio_log       := $(fuzz_src_fio_result)
-fuzz_src_pricing       := src/pricing_parse.c src/util.c
+fuzz_src_pricing       := src/pricing_parse.c src/json_stream.c src/strmap.c \
+                          src/util.c
+fuzz_src_offer_stream  := $(fuzz_src_pricing)
+fuzz_src_aws_config    := src/aws_config_parse.c src/util.c
 fuzz_src_instances     := src/instances_parse.c src/util.c
 fuzz_src_burst_profile := src/burst.c src/model.c src/util.c
 fuzz_src_bench_profile := src/bench_profile.c src/util.c
@@ -164,9 +170,12 @@ fuzz_len_bench_profile := 8192
 fuzz_len_csv           := 4096
 fuzz_len_billing       := 16384
 fuzz_len_k8s           := 65536
+fuzz_len_offer_stream  := 65536
+fuzz_len_aws_config    := 8192
 fuzz_seed_fio_result   := tests/fixtures/fio/*.json tests/fixtures/fio/*.json.txt
 fuzz_seed_fio_log      := tests/fixtures/fio/*.log
 fuzz_seed_pricing      := tests/fixtures/pricing-*.json
+fuzz_seed_offer_stream := tests/fixtures/pricing-*.json
 fuzz_seed_instances    := tests/fixtures/describe-instance-types-*.json
 fuzz_seed_csv          := pricing/snapshot.csv
 fuzz_seed_billing      := tests/fixtures/billing/*.csv

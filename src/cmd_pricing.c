@@ -14,23 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "ebsize/aws_creds.h"
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/db_prices.h"
+#include "ebsize/http.h"
 #include "ebsize/model.h"
 #include "ebsize/msg.h"
 #include "ebsize/price_sheet.h"
 #include "ebsize/pricing.h"
 #include "ebsize/util.h"
-
-/*
- * Largest file `pricing import` reads.  A whole bulk offer file for one
- * region is ~475 MB (formats.md 2: us-west-2 was 474,950,676 bytes); it
- * is refused rather than streamed, with a hint to fetch or filter first.
- */
-#define IMPORT_CAP (64u << 20)
 
 #define PRICE_UNITS_TEXT \
 	"Units: storage per GiB-month, IOPS per IOPS-month, throughput per\n" \
@@ -169,6 +164,19 @@ static void report_list(struct out_doc *doc, struct out_table *t,
 
 /* ------------------------------------------------------------ fetch */
 
+/* Default --timeout of a Query API fetch, for the whole fetch. */
+#define FETCH_TIMEOUT_S 300
+
+struct fetch_args {
+	const char *endpoint;
+	int all, accept;
+	long max_pages;
+	int bulk, explain;
+	long timeout_s;          /* --timeout; 0: the default */
+	const char *profile;     /* --profile */
+	long long start_ms;      /* when the command started (the deadline's base) */
+};
+
 static void show_progress(void *arg, const char *region, long pages,
 			  size_t products)
 {
@@ -178,7 +186,26 @@ static void show_progress(void *arg, const char *region, long pages,
 			     pages, pages == 1 ? "" : "s", products);
 }
 
-static const char *endpoint_default(const char *opt)
+/* "fetching prices: us-west-2 (1/3): 120.3 of 474.9 MB, 51.2 MB/s, ETA 7 s" */
+static void show_bulk_progress(void *arg, const struct bulk_progress *bp)
+{
+	char total[32] = "", eta[32] = "";
+
+	(void)arg;
+	if (!msg_progress_enabled())
+		return;
+	if (bp->total > 0)
+		xsnprintf(total, sizeof(total), " of %.1f", (double)bp->total / 1e6);
+	if (bp->eta_s >= 0)
+		xsnprintf(eta, sizeof(eta), ", ETA %ld s", bp->eta_s);
+	msg_progress("fetching prices: %s (%zu/%zu): %.1f%s MB, %.1f MB/s%s",
+		     bp->region, bp->index, bp->count, (double)bp->bytes / 1e6, total,
+		     bp->rate_bps / 1e6, eta);
+}
+
+/* --endpoint, else AWS_ENDPOINT_URL_PRICING, else AWS_ENDPOINT_URL; NULL
+ * when none is set. */
+static const char *endpoint_override(const char *opt)
 {
 	const char *e = opt;
 
@@ -186,24 +213,66 @@ static const char *endpoint_default(const char *opt)
 		e = getenv("AWS_ENDPOINT_URL_PRICING");
 	if (!e || !*e)
 		e = getenv("AWS_ENDPOINT_URL");
-	return e && *e ? e : PRICING_DEFAULT_ENDPOINT;
+	return e && *e ? e : NULL;
 }
 
-/* EBSIZE_FETCH_BACKOFF_MS: the first retry delay (tests set it low). */
-static void backoff_from_env(struct pricing_fetch_opts *fo)
+/*
+ * Test hooks: EBSIZE_FETCH_BACKOFF_MS (the first retry delay) and
+ * EBSIZE_FETCH_LOW_SPEED_TIME (seconds below 100 bytes/s that make a
+ * stall); the tests set them low.
+ */
+static void fetch_tuning_from_env(struct pricing_fetch_opts *fo)
 {
 	const char *v = getenv("EBSIZE_FETCH_BACKOFF_MS");
-	long ms;
+	long n;
 
-	if (v && !parse_long_range(v, 0, 60000, &ms))
-		fo->backoff_ms = ms;
+	if (v && !parse_long_range(v, 0, 60000, &n))
+		fo->backoff_ms = n;
+	v = getenv("EBSIZE_FETCH_LOW_SPEED_TIME");
+	if (v && !parse_long_range(v, 1, 3600, &n))
+		fo->low_speed_s = n;
 }
 
-struct fetch_args {
-	const char *endpoint;
-	int all, accept;
-	long max_pages;
-};
+/* The whole-fetch deadline from --timeout (else default_s; 0: none). */
+static void set_deadline(struct pricing_fetch_opts *fo,
+			 const struct fetch_args *a, long default_s)
+{
+	long s = a->timeout_s ? a->timeout_s : default_s;
+
+	if (!s)
+		return;
+	fo->deadline_s = s;
+	fo->deadline_ms = a->start_ms + (long long)s * 1000;
+}
+
+/* The regions asked for: none (all), every --region, or the default. */
+static void set_regions(struct pricing_fetch_opts *fo, struct cli_ctx *ctx,
+			const struct fetch_args *a, const char **one)
+{
+	one[0] = ctx->region;
+	fo->regions = a->all ? NULL : ctx->nregions ? ctx->regions : one;
+	fo->nregions = a->all ? 0 : ctx->nregions ? ctx->nregions : 1;
+}
+
+/*
+ * A snapshot's vintage: as_of is the data's publication date when it
+ * gives one (offer files, PriceList items), else its newest
+ * effectiveDate, else today; notes name the version.
+ */
+static void vintage(const struct price_list *pl, char as_of[16], char *notes,
+		    size_t nlen)
+{
+	if (pl->published[0])
+		xsnprintf(as_of, 16, "%.10s", pl->published);
+	else if (pl->effective[0])
+		xsnprintf(as_of, 16, "%s", pl->effective);
+	else
+		today(as_of);
+	notes[0] = '\0';
+	if (pl->published[0])
+		xsnprintf(notes, nlen, "Price List version %s, published %s",
+			  pl->version[0] ? pl->version : "(none)", pl->published);
+}
 
 /* Store what a fetch got as a new snapshot; prints the error.  0 or -1. */
 static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *fo,
@@ -211,12 +280,15 @@ static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *f
 			 struct price_commit_report *rep)
 {
 	struct price_commit_opts co = { 0 };
-	char err[EBS_ERRLEN], as_of[16], *source = xstrfmt("fetch:%s", fo->endpoint);
+	char err[EBS_ERRLEN], as_of[16], notes[200];
+	char *source = xstrfmt("fetch:%s", fo->endpoint);
 	int rc;
 
-	today(as_of);
+	vintage(pl, as_of, notes, sizeof(notes));
+	today(as_of);             /* the Query API answers with today's prices */
 	co.source = source;
 	co.as_of = as_of;
+	co.notes = notes[0] ? notes : NULL;
 	co.require = fo->regions;
 	co.nrequire = fo->nregions;
 	co.require_all = a->all;
@@ -228,40 +300,63 @@ static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *f
 	return rc ? -1 : 0;
 }
 
+/* Print a failed credential search, with what to try next. */
+static void creds_error(const char *err)
+{
+	msg_error("%s", err);
+	if (str_starts_with(err, "no AWS credentials"))
+		msg_hint("'ebsize pricing fetch --explain-credentials' lists each source tried; 'ebsize pricing fetch --bulk' needs no credentials");
+}
+
 /*
- * Fetch, check, store, report.  The credentials are loaded here and
- * wiped before returning, whatever happens.
+ * Fetch from the Query API, check, store, report.  The credentials are
+ * found here and wiped before returning, whatever happens.
  */
 static int fetch(struct cli_ctx *ctx, const struct fetch_args *a)
 {
 	struct pricing_fetch_opts fo;
 	struct pricing_fetch_stats stats;
 	struct aws_creds creds = { 0 };
+	struct aws_creds_opts co = { 0 };
 	struct region_table rt = { 0 };
 	struct price_list pl;
 	struct price_commit_report rep;
 	struct out_doc *doc = NULL;
 	struct out_table *t;
-	const char *one[1] = { ctx->region };
-	char err[EBS_ERRLEN], sig[32];
-	int rc = EXIT_RUNTIME;
+	const char *one[1];
+	char err[EBS_ERRLEN], sig[32], source[sizeof(creds.source)];
+	int rc;
 
 	price_list_init(&pl);
 	pricing_fetch_opts_init(&fo);
-	fo.endpoint = endpoint_default(a->endpoint);
-	if (pricing_endpoint_check(fo.endpoint, sig, err))
-		return msg_usage_error("pricing", "%s", err);
-	if (aws_creds_load(&creds, err) || db_region_table(ctx->db, &rt, err)) {
+	fo.endpoint = endpoint_override(a->endpoint);
+	if (!fo.endpoint)
+		fo.endpoint = PRICING_DEFAULT_ENDPOINT;
+	if ((rc = pricing_endpoint_check(fo.endpoint, sig, err))) {
+		if (rc == EBS_ERR_USAGE)
+			return msg_usage_error("pricing", "%s", err);
+		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	rc = EXIT_RUNTIME;
+	set_deadline(&fo, a, FETCH_TIMEOUT_S);
+	co.profile = a->profile;
+	co.deadline_ms = fo.deadline_ms;
+	if (aws_creds_resolve(&creds, &co, err)) {
+		creds_error(err);
+		goto out;
+	}
+	xsnprintf(source, sizeof(source), "%s", creds.source);
+	if (db_region_table(ctx->db, &rt, err)) {
 		msg_error("%s", err);
 		goto out;
 	}
-	fo.regions = a->all ? NULL : ctx->nregions ? ctx->regions : one;
-	fo.nregions = a->all ? 0 : ctx->nregions ? ctx->nregions : 1;
+	set_regions(&fo, ctx, a, one);
 	fo.creds = &creds;
 	fo.rt = &rt;
 	fo.max_pages = a->max_pages;
 	fo.progress = show_progress;
-	backoff_from_env(&fo);
+	fetch_tuning_from_env(&fo);
 	rc = pricing_fetch(&fo, &pl, &stats, err);
 	aws_creds_release(&creds);
 	msg_progress_done();
@@ -277,6 +372,7 @@ static int fetch(struct cli_ctx *ctx, const struct fetch_args *a)
 	doc = out_doc_new();
 	t = out_record(doc, NULL, "Fetched prices");
 	out_kv_str(t, "endpoint", "Endpoint", fo.endpoint);
+	out_kv_str(t, "credentials", "Credentials", source);
 	out_kv_int(t, "requests", "Requests", stats.requests);
 	out_kv_int(t, "pages", "Pages", stats.pages);
 	out_kv_int(t, "retries", "Retries", stats.retries);
@@ -290,58 +386,316 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------ bulk */
+
+/* One row of the bulk report. */
+static void bulk_row(struct out_table *t, const struct bulk_region *br,
+		     const struct price_commit_report *rep, const char *as_of)
+{
+	out_row(t);
+	out_str(t, br->region);
+	/* identical data records nothing: the snapshot in force stays */
+	out_int(t, rep->identical ? rep->inforce_id : rep->snapshot_id);
+	out_bool(t, !rep->identical);
+	out_str(t, br->pl.version);
+	out_str(t, br->pl.published);
+	out_str(t, as_of);
+	out_int(t, (long long)br->pl.products);
+	out_int(t, (long long)br->pl.n);
+	out_int(t, (long long)rep->inserted);
+	out_int(t, (long long)rep->carried);
+	out_int(t, (long long)rep->changed);
+	out_int(t, (long long)br->pl.unknown);
+	out_int(t, (long long)br->pl.duplicates);
+	out_int(t, br->bytes);
+	out_str(t, br->url);
+}
+
+static struct out_doc *bulk_report(const struct bulk_result *res,
+				   const struct pricing_fetch_stats *st,
+				   const struct price_commit_report *reps,
+				   char (*as_of)[16])
+{
+	struct out_doc *doc = out_doc_new();
+	struct out_table *t = out_record(doc, NULL, "Fetched prices (bulk)");
+
+	out_kv_str(t, "mode", "Mode", "bulk");
+	out_kv_int(t, "requests", "Requests", st->requests);
+	out_kv_int(t, "retries", "Retries", st->retries);
+	out_kv_int(t, "resumes", "Resumed", st->resumes);
+	out_kv_int(t, "bytes", "Bytes read", st->bytes);
+	t = out_list(doc, "regions", NULL);
+	out_col(t, "region", "Region", OUT_TEXT);
+	out_col(t, "snapshot_id", "Snap", OUT_INT);
+	out_col(t, "recorded", "New", OUT_BOOL);
+	out_col(t, "version", "Version", OUT_TEXT);
+	out_col(t, "published", "Published", OUT_TEXT);
+	out_col(t, "as_of", "As of", OUT_TEXT);
+	out_col(t, "products", "Products", OUT_INT);
+	out_col(t, "read", "Read", OUT_INT);
+	out_col(t, "prices", "Stored", OUT_INT);
+	out_col(t, "carried", "Carried", OUT_INT);
+	out_col(t, "changed", "Changed", OUT_INT);
+	out_col(t, "unknown", "Unknown", OUT_INT);
+	out_col(t, "duplicates", "Dup", OUT_INT);
+	out_col(t, "bytes", "Bytes", OUT_INT);
+	out_col(t, "url", "Offer file", OUT_TEXT);
+	for (size_t i = 0; i < res->n; i++)
+		bulk_row(t, &res->v[i], &reps[i], as_of[i]);
+	return doc;
+}
+
+/*
+ * Store every region's prices as its own snapshot, all in one
+ * transaction; prints the error.  0 or -1.
+ */
+static int store_bulk(struct cli_ctx *ctx, const struct fetch_args *a,
+		      const struct bulk_result *res,
+		      struct price_commit_report *reps, char (*as_of)[16])
+{
+	const struct price_list **pls = xcalloc(res->n, sizeof(*pls));
+	struct price_commit_opts *co = xcalloc(res->n, sizeof(*co));
+	char (*notes)[200] = xcalloc(res->n, sizeof(*notes));
+	char **sources = xcalloc(res->n, sizeof(*sources));
+	const char **req = xcalloc(res->n, sizeof(*req));
+	char err[EBS_ERRLEN];
+	int rc;
+
+	for (size_t i = 0; i < res->n; i++) {
+		pls[i] = &res->v[i].pl;
+		vintage(pls[i], as_of[i], notes[i], sizeof(notes[i]));
+		sources[i] = xstrfmt("bulk:%s", res->v[i].url);
+		req[i] = res->v[i].region;
+		co[i].source = sources[i];
+		co[i].as_of = as_of[i];
+		co[i].notes = notes[i][0] ? notes[i] : NULL;
+		co[i].require = &req[i];
+		co[i].nrequire = 1;
+		co[i].accept_changes = a->accept;
+	}
+	rc = db_prices_commit_many(ctx->db, pls, co, res->n, reps, err);
+	if (rc)
+		msg_error("bulk prices not stored: %s", err);
+	for (size_t i = 0; i < res->n; i++)
+		free(sources[i]);
+	free(sources);
+	free(req);
+	free(notes);
+	free(co);
+	free(pls);
+	return rc ? -1 : 0;
+}
+
+/* `pricing fetch --bulk`: the public offer files, no credentials. */
+static int fetch_bulk(struct cli_ctx *ctx, const struct fetch_args *a)
+{
+	struct pricing_fetch_opts fo;
+	struct pricing_fetch_stats stats;
+	struct region_table rt = { 0 };
+	struct bulk_result res = { NULL, 0 };
+	struct price_commit_report *reps = NULL;
+	char (*as_of)[16] = NULL;
+	struct out_doc *doc = NULL;
+	const char *one[1];
+	char err[EBS_ERRLEN], sig[32];
+	int rc = EXIT_RUNTIME;
+
+	pricing_fetch_opts_init(&fo);
+	fo.endpoint = endpoint_override(a->endpoint);
+	if (fo.endpoint && (rc = pricing_endpoint_check(fo.endpoint, sig, err))) {
+		if (rc == EBS_ERR_USAGE)
+			return msg_usage_error("pricing", "%s", err);
+		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	rc = EXIT_RUNTIME;
+	if (db_region_table(ctx->db, &rt, err)) {
+		msg_error("%s", err);
+		goto out;
+	}
+	set_deadline(&fo, a, 0);
+	set_regions(&fo, ctx, a, one);
+	fo.rt = &rt;
+	fo.progress_bulk = show_bulk_progress;
+	fetch_tuning_from_env(&fo);
+	if (pricing_fetch_bulk(&fo, &res, &stats, err)) {
+		msg_progress_done();
+		msg_error("%s", err);
+		goto out;
+	}
+	msg_progress_done();
+	reps = xcalloc(res.n, sizeof(*reps));
+	as_of = xcalloc(res.n, sizeof(*as_of));
+	if (store_bulk(ctx, a, &res, reps, as_of))
+		goto out;
+	doc = bulk_report(&res, &stats, reps, as_of);
+	rc = cli_render(ctx, doc);
+out:
+	bulk_result_release(&res);
+	region_table_release(&rt);
+	free(reps);
+	free(as_of);
+	out_doc_free(doc);
+	return rc;
+}
+
+/* ------------------------------------------------------------ credentials */
+
+static void add_trace(void *arg, const char *source, const char *result)
+{
+	struct out_table *t = arg;
+
+	out_row(t);
+	out_str(t, source);
+	out_str(t, result);
+}
+
+/*
+ * `pricing fetch --explain-credentials`: which source the chain would
+ * use and what it tried before, never a secret (the key id is masked).
+ */
+static int explain_credentials(struct cli_ctx *ctx, const struct fetch_args *a)
+{
+	struct aws_creds creds = { 0 };
+	struct aws_creds_opts co = { 0 };
+	struct out_doc *doc = out_doc_new();
+	struct out_table *r = out_record(doc, NULL, "Credentials"), *t;
+	char err[EBS_ERRLEN], key[24], when[32];
+	int rc;
+
+	t = out_list(doc, "tried", "Tried, in order");
+	out_col(t, "source", "Source", OUT_TEXT);
+	out_col(t, "result", "Result", OUT_TEXT);
+	co.profile = a->profile;
+	co.deadline_ms = a->start_ms + (long long)(a->timeout_s ? a->timeout_s : 60) * 1000;
+	co.trace = add_trace;
+	co.trace_arg = t;
+	rc = aws_creds_resolve(&creds, &co, err);
+	out_kv_str(r, "source", "Source", rc ? NULL : creds.source);
+	aws_creds_mask_key(creds.access_key_id, key);
+	out_kv_str(r, "access_key_id", "Access key id", rc ? NULL : key);
+	out_kv_bool(r, "session_token", "Session token", creds.session_token != NULL);
+	if (creds.expiration) {
+		time_t e = (time_t)creds.expiration;
+		struct tm tm;
+
+		gmtime_r(&e, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		out_kv_str(r, "expires", "Expires", when);
+	} else {
+		out_kv_null(r, "expires", "Expires", OUT_TEXT);
+	}
+	aws_creds_release(&creds);
+	if (cli_render(ctx, doc)) {
+		out_doc_free(doc);
+		return EXIT_RUNTIME;
+	}
+	out_doc_free(doc);
+	if (rc) {
+		creds_error(err);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 #define F(f) offsetof(struct fetch_args, f)
 
 static const struct opt fetch_opts[] = {
+	{ "bulk", 0, OPT_FLAG, F(bulk), NULL,
+	  "the public bulk Price List instead (no credentials): one\n"
+	  "offer file per region, streamed, all stored or none" },
 	{ "all-regions", 0, OPT_FLAG, F(all), NULL,
 	  "no region filter (default: every global --region,\n"
-	  "else the default region)" },
+	  "else the default region); --bulk: every region of the\n"
+	  "aws and cn indexes" },
 	{ "endpoint", 0, OPT_STR, F(endpoint), "URL",
 	  "the Price List endpoint (else $AWS_ENDPOINT_URL_PRICING,\n"
-	  "$AWS_ENDPOINT_URL, " PRICING_DEFAULT_ENDPOINT ");\n"
+	  "$AWS_ENDPOINT_URL, " PRICING_DEFAULT_ENDPOINT ",\n"
+	  "with --bulk " PRICING_BULK_HOST ");\n"
 	  "https, or http to a loopback host only" },
 	{ "accept-changes", 0, OPT_FLAG, F(accept), NULL,
 	  "store prices that moved more than 3x" },
 	{ "max-pages", 0, OPT_INT, F(max_pages), "N",
-	  "pages per query before giving up", .min = 1, .max = 100000,
-	  .def = "100" },
+	  "pages per query before giving up (not --bulk)", .min = 1,
+	  .max = 100000, .def = "100" },
+	{ "timeout", 0, OPT_INT, F(timeout_s), "DURATION",
+	  "give up after this long in all (default 300 s;\n"
+	  "--bulk: 600 s per region file)", .min = 1, .max = 86400,
+	  .unit = OPT_UNIT_SECONDS },
+	{ "profile", 0, OPT_STR, F(profile), "P",
+	  "the AWS profile (else $AWS_PROFILE, 'default');\n"
+	  "environment keys are then not used" },
+	{ "explain-credentials", 0, OPT_FLAG, F(explain), NULL,
+	  "which credential source fetch would use, and what it\n"
+	  "tried first; never shows a secret" },
 	{ NULL }
 };
 
+#undef F
+
+/* Checks between options of fetch; prints the usage error. */
 static int fetch_check(struct cli_ctx *ctx, void *args)
 {
 	const struct fetch_args *a = args;
 
 	if (a->all && ctx->region_from_opt)
 		return msg_usage_error(ctx->cmd_name, "give --region or --all-regions, not both");
+	if (a->bulk && (a->profile || a->explain))
+		return msg_usage_error(ctx->cmd_name, "--bulk needs no credentials: drop %s",
+				       a->profile ? "--profile" : "--explain-credentials");
+	if (a->bulk && cli_given(ctx, "max-pages"))
+		return msg_usage_error(ctx->cmd_name, "--max-pages is for the Query API, not --bulk");
 	return EXIT_OK;
 }
 
 static int cmd_pricing_fetch(struct cli_ctx *ctx, void *args)
 {
-	return fetch(ctx, args);
+	struct fetch_args *a = args;
+
+	a->start_ms = http_now_ms();
+	if (a->explain)
+		return explain_credentials(ctx, a);   /* no database needed */
+	if (cli_open_db(ctx))
+		return EXIT_RUNTIME;
+	return a->bulk ? fetch_bulk(ctx, a) : fetch(ctx, a);
 }
 
 /* ------------------------------------------------------------ import */
 
-/* Read and parse one file into pl; refuses files over IMPORT_CAP. */
+/* Bytes read from an import file at a time. */
+#define IMPORT_CHUNK (1u << 20)
+
+/*
+ * Stream one file ("-": stdin) through the Price List parser into pl:
+ * read a chunk, feed it, repeat, so a whole offer file of any size is
+ * read in bounded memory.
+ */
 static int import_file(const char *path, const struct region_table *rt,
 		       struct price_list *pl, char *err)
 {
-	struct stat sb;
-	char *buf = NULL;
-	size_t len;
-	int rc;
+	int is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	struct pricing_stream *ps;
+	char *buf;
+	size_t n;
+	int rc = EBS_OK;
 
-	if (strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode) &&
-	    (unsigned long long)sb.st_size > IMPORT_CAP)
-		return ebs_fail(err, EBS_ERR_TOO_BIG,
-				"'%s' is %llu MiB, over the import limit of %u MiB; whole offer files are not streamed: use 'ebsize pricing fetch', or import 'aws pricing get-products' output",
-				path, (unsigned long long)sb.st_size >> 20, IMPORT_CAP >> 20);
-	if ((rc = read_file_capped(path, IMPORT_CAP, &buf, &len, err)))
-		return rc;
-	rc = pricing_parse(buf, len, path, rt, pl, NULL, err);
+	if (!f)
+		return ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s", path,
+				strerror(errno));
+	ps = pricing_stream_new(path, rt, pl);
+	buf = xmalloc(IMPORT_CHUNK);
+	while (!rc && (n = fread(buf, 1, IMPORT_CHUNK, f)) > 0)
+		rc = pricing_stream_feed(ps, buf, n, err);
+	if (!rc && ferror(f))
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot read '%s': %s", path,
+			      strerror(errno ? errno : EIO));
+	if (!rc)
+		rc = pricing_stream_finish(ps, NULL, err);
+	pricing_stream_free(ps);
 	free(buf);
+	if (!is_stdin)
+		fclose(f);
 	return rc;
 }
 
@@ -355,7 +709,7 @@ static int import(struct cli_ctx *ctx, const char **files, size_t nfiles,
 	struct out_doc *doc = NULL;
 	struct out_table *t;
 	struct sbuf src = SBUF_INIT(4096);
-	char err[EBS_ERRLEN], as_of[16];
+	char err[EBS_ERRLEN], as_of[16], notes[200];
 	int rc = EXIT_RUNTIME;
 
 	price_list_init(&pl);
@@ -373,12 +727,10 @@ static int import(struct cli_ctx *ctx, const char **files, size_t nfiles,
 		}
 		sbuf_addf(&src, "%s%s", i ? "," : "", base ? base + 1 : files[i]);
 	}
-	if (pl.effective[0])
-		xsnprintf(as_of, sizeof(as_of), "%s", pl.effective);
-	else
-		today(as_of);
+	vintage(&pl, as_of, notes, sizeof(notes));
 	co.source = src.buf;
 	co.as_of = as_of;
+	co.notes = notes[0] ? notes : NULL;
 	co.accept_changes = accept;
 	if (db_prices_commit(ctx->db, &pl, &co, &rep, err)) {
 		msg_error("prices from '%s' not stored: %s", files[0], err);
@@ -388,6 +740,7 @@ static int import(struct cli_ctx *ctx, const char **files, size_t nfiles,
 	t = out_record(doc, NULL, "Imported prices");
 	out_kv_int(t, "files", "Files", (long long)nfiles);
 	out_kv_str(t, "as_of", "As of", as_of);
+	out_kv_str(t, "version", "Version", pl.version[0] ? pl.version : NULL);
 	report_list(doc, t, &pl, &rep);
 	rc = cli_render(ctx, doc);
 out:
@@ -744,20 +1097,25 @@ static const struct cmd pricing_fetch_def = {
 	.name = "fetch",
 	.run = cmd_pricing_fetch,
 	.args_size = sizeof(struct fetch_args),
-	.flags = CMD_NEEDS_DB,
-	.summary = "get the prices from the AWS Price List Query API",
+	.summary = "get the prices from AWS (Price List Query API or --bulk)",
 	.description =
 		"Get the prices from the AWS Price List Query API (GetProducts, SigV4)\n"
 		"and store them as a new snapshot; on any failure the snapshot in force\n"
-		"stays untouched.  Regions: every global --region (repeat it), else the\n"
-		"default region; --all-regions for all of them.",
+		"stays untouched.  With --bulk, from AWS's public bulk Price List\n"
+		"instead (no credentials): one offer file per region, streamed, one\n"
+		"snapshot per region, all stored or none.  Regions: every global\n"
+		"--region (repeat it), else the default region; --all-regions for all\n"
+		"of them.",
 	.opts = fetch_opts,
 	.check = fetch_check,
 	.epilog =
-		"Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and\n"
-		"AWS_SESSION_TOKEN, else profile $AWS_PROFILE (default 'default') in\n"
-		"$AWS_SHARED_CREDENTIALS_FILE (default ~/.aws/credentials).",
-	.tables = "(records), result, notes",
+		"Credentials (without --bulk), the AWS CLI's order: the environment\n"
+		"(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN); the\n"
+		"profile in ~/.aws/config and ~/.aws/credentials (role_arn with\n"
+		"source_profile or credential_source, web identity, SSO, static keys,\n"
+		"credential_process); container credentials; EC2 instance metadata\n"
+		"(IMDSv2).  See the README, \"Live prices\".",
+	.tables = "(records), result, regions, tried, notes",
 };
 
 static const struct cmd pricing_import_def = {
@@ -768,8 +1126,8 @@ static const struct cmd pricing_import_def = {
 	.summary = "the same from saved responses or an offer file",
 	.description =
 		"Store prices from saved responses ('aws pricing get-products ... >\n"
-		"page.json', one or more pages) or a one-region offer file of at most\n"
-		"64 MiB, as a new snapshot; all or nothing.",
+		"page.json', one or more pages) or offer files of any size (read as a\n"
+		"stream), as a new snapshot; all or nothing.",
 	.opts = import_opts,
 	.operands = "FILE...",
 	.max_operands = -1,

@@ -365,37 +365,56 @@ static int finish_snapshot(struct db *db, long long id,
 	return EBS_OK;
 }
 
-int db_prices_commit(struct db *db, const struct price_list *pl,
-		     const struct price_commit_opts *o,
-		     struct price_commit_report *rep, char *err)
+/* One snapshot inside the caller's transaction; rep filled on success. */
+static int commit_one(struct db *db, const struct price_list *pl,
+		      const struct price_commit_opts *o,
+		      struct price_commit_report *rep, char *err)
 {
 	long long id = 0;
 	int rc;
 
 	memset(rep, 0, sizeof(*rep));
-	if ((rc = check_list(pl, o, err)))
+	if ((rc = check_moves(db, pl, o, rep, err)))
 		return rc;
-	if ((rc = db_exec(db, "BEGIN IMMEDIATE", err)))
+	if (rep->identical)
+		return EBS_OK;    /* nothing new: no snapshot (snapshot_id 0) */
+	if ((rc = insert_snapshot(db, o, &id, err)) ||
+	    (rc = insert_items(db, pl, id, o->source, err)) ||
+	    (rc = carry_forward(db, id, &rep->carried, err)) ||
+	    (rc = finish_snapshot(db, id, rep, err)))
 		return rc;
-	if (!(rc = check_moves(db, pl, o, rep, err)) && rep->identical) {
-		rc = db_exec(db, "ROLLBACK", err);
-		rep->snapshot_id = 0;
-		return rc;
-	}
-	if (!rc &&
-	    !(rc = insert_snapshot(db, o, &id, err)) &&
-	    !(rc = insert_items(db, pl, id, o->source, err)) &&
-	    !(rc = carry_forward(db, id, &rep->carried, err)) &&
-	    !(rc = finish_snapshot(db, id, rep, err)))
-		rc = db_exec(db, "COMMIT", err);
-	if (rc) {
-		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-		memset(rep, 0, sizeof(*rep));
-		return rc;
-	}
 	rep->snapshot_id = id;
 	rep->inserted = pl->n;
 	return EBS_OK;
+}
+
+int db_prices_commit_many(struct db *db, const struct price_list *const *pls,
+			  const struct price_commit_opts *opts, size_t n,
+			  struct price_commit_report *reps, char *err)
+{
+	int rc = EBS_OK;
+
+	for (size_t i = 0; i < n; i++)
+		if ((rc = check_list(pls[i], &opts[i], err)))
+			return rc;
+	if ((rc = db_exec(db, "BEGIN IMMEDIATE", err)))
+		return rc;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = commit_one(db, pls[i], &opts[i], &reps[i], err);
+	if (!rc)
+		rc = db_exec(db, "COMMIT", err);
+	if (rc) {
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		memset(reps, 0, n * sizeof(*reps));
+	}
+	return rc;
+}
+
+int db_prices_commit(struct db *db, const struct price_list *pl,
+		     const struct price_commit_opts *o,
+		     struct price_commit_report *rep, char *err)
+{
+	return db_prices_commit_many(db, &pl, o, 1, rep, err);
 }
 
 /* ------------------------------------------------------------ history */

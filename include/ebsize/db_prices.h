@@ -57,6 +57,15 @@ int db_prices_commit(struct db *db, const struct price_list *pl,
 		     const struct price_commit_opts *o,
 		     struct price_commit_report *rep, char *err);
 
+/*
+ * Several snapshots (pls[i] with opts[i], reps[i] filled) in one
+ * transaction: all are stored or none is.  The same checks as
+ * db_prices_commit for each.
+ */
+int db_prices_commit_many(struct db *db, const struct price_list *const *pls,
+			  const struct price_commit_opts *opts, size_t n,
+			  struct price_commit_report *reps, char *err);
+
 struct snapshot_info {
 	long long id;
 	char source[200];

@@ -35,8 +35,9 @@ usage_error "pricing: unknown subcommand" "unknown subcommand 'frob' (use show, 
 # no credentials anywhere: the message says where it looked
 run pricing fetch --endpoint http://127.0.0.1:9
 expect_rc 1 "fetch without credentials exits 1"
-expect_err "error: no AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set, and '$HOME/.aws/credentials' cannot be read (profile 'default')" \
-	"no credentials: names the variables and the file"
+expect_err "error: no AWS credentials: environment: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY not set; profile 'default': not in '$HOME/.aws/config' or '$HOME/.aws/credentials'; container: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI and _FULL_URI not set; instance metadata: disabled by AWS_EC2_METADATA_DISABLED
+hint: 'ebsize pricing fetch --explain-credentials' lists each source tried; 'ebsize pricing fetch --bulk' needs no credentials" \
+	"no credentials: names every source tried and where it looked"
 
 start_server '{"page_size": 1}'
 with_creds run --format json pricing fetch --endpoint "$EP" --region us-west-2 --region eu-west-1
@@ -106,8 +107,9 @@ AWS_SHARED_CREDENTIALS_FILE=$T/creds AWS_PROFILE=test run pricing fetch --endpoi
 expect_rc 0 "AWS_SHARED_CREDENTIALS_FILE is read"
 AWS_SHARED_CREDENTIALS_FILE=$T/creds AWS_PROFILE=nosuch run pricing fetch --endpoint "$EP" --region us-east-1
 expect_rc 1 "missing profile exits 1"
-expect_err "error: no AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set, and '$T/creds' has no profile 'nosuch'" \
-	"missing profile: names the file and profile"
+expect_err "error: no AWS credentials: profile 'nosuch' (from AWS_PROFILE) is in neither '$HOME/.aws/config' nor '$T/creds'
+hint: 'ebsize pricing fetch --explain-credentials' lists each source tried; 'ebsize pricing fetch --bulk' needs no credentials" \
+	"missing profile: names the profile, where it came from and both files"
 
 # found in review: upper-case keys (the AWS CLI lower-cases them) and a
 # UTF-8 BOM before the first section

@@ -63,7 +63,7 @@ failing '{"fault": "throttle400", "fault_from": 1, "fault_count": -1}' "throttle
 failing '{"fault": "reset", "fault_from": 4, "fault_count": -1}' "connection reset for good" \
 	"error: cannot fetch prices from '@EP@': page 1 of Storage/io2 in us-west-2: Recv failure: Connection reset by peer (gave up after 5 attempts)"
 failing '{"fault": "truncated", "fault_from": 3}' "truncated JSON" \
-	"error: cannot fetch prices from '@EP@': page 1 of Storage/io1 in us-west-2: line 1: not valid JSON"
+	"error: cannot fetch prices from '@EP@': page 1 of Storage/io1 in us-west-2: line 1: not valid JSON (cut short)"
 failing '{"fault": "badjson", "fault_from": 2}' "a PriceList item that is not JSON" \
 	"error: cannot fetch prices from '@EP@': page 1 of Storage/gp3 in us-west-2: PriceList item 1: not valid JSON"
 failing '{"fault": "negative", "fault_from": 5}' "a negative price" \

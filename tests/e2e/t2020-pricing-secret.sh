@@ -42,7 +42,8 @@ mkdir -p "$HOME/.aws"
 printf '[default]\naws_secret_access_key = %s\n' "$TEST_SECRET" >"$HOME/.aws/credentials"
 run pricing fetch --endpoint "$EP"
 expect_rc 1 "a profile without an access key id"
-expect_err "error: no AWS credentials: profile 'default' in '$HOME/.aws/credentials' lacks aws_access_key_id or aws_secret_access_key" \
+expect_err "error: no AWS credentials: profile 'default' in '$HOME/.aws/credentials' lacks aws_access_key_id or aws_secret_access_key
+hint: 'ebsize pricing fetch --explain-credentials' lists each source tried; 'ebsize pricing fetch --bulk' needs no credentials" \
 	"incomplete profile: clear message"
 keep
 run pricing history

@@ -38,12 +38,15 @@ expect_json prices.0.source "cloudkeep-io/ebs-pricing@d76ed2762d0a795a6628522232
 expect_json prices.0.as_of 2022-02-10 "usw2: carried gp2 row keeps its own vintage"
 
 # the aws-cli GetProducts example (2018): io1 storage 0.138 in Singapore,
-# found by `location` (no regionCode in 2018 items).  The embedded price
+# found by `location` (no regionCode in 2018 items); its vintage is the
+# item's publicationDate 2018-08-08T00:57:01Z, version 20180808005701
+# (the term's effectiveDate, 2018-08-01, is older).  The embedded price
 # is the same 0.138, dated later (2022-02-10): nothing new to record
 run --format json pricing import "$APS1"
 expect_rc 0 "import the aps1 GetProducts example"
 expect_json products 1 "aps1: one product read"
-expect_json as_of 2018-08-01 "aps1: as_of 2018-08-01"
+expect_json as_of 2018-08-08 "aps1: as_of is the publication date 2018-08-08"
+expect_json version 20180808005701 "aps1: the Price List version is reported"
 expect_json recorded False "aps1: equal to the price in force, not recorded"
 expect_json prices 0 "aps1: nothing stored"
 expect_json notes.0 "all 1 price equal the prices in force (snapshot 1): nothing new recorded" \
@@ -60,7 +63,7 @@ run --format json pricing show --region cn-northwest-1 --type gp3
 expect_json prices.1.dimension storage "cnw1: gp3 storage row"
 expect_json prices.1.currency CNY "cnw1: currency CNY"
 expect_json prices.1.price_per_unit 0.5312 "cnw1: 0.5312 CNY per GiB-month"
-expect_json prices.1.as_of 2023-03-01 "cnw1: dated by its effectiveDate"
+expect_json prices.1.as_of 2023-03-14 "cnw1: dated by its publicationDate (its effectiveDate 2023-03-01 is older)"
 # the answer is in CNY, never USD: 100 GiB x 0.5312 = CNY 53.12
 run cost --region cn-northwest-1 --type gp3 --size 100
 expect_rc 0 "cnw1: cost answers from CNY prices"
@@ -84,17 +87,19 @@ expect_rc 1 "missing file exits 1"
 expect_err "error: cannot open '$T/nope.json': No such file or directory" "missing file message"
 check_unchanged "missing file"
 
+# no size cap any more (offer files are streamed): 65 MiB of NUL bytes
+# are read and refused as not JSON, at line 1
 truncate -s 65M "$T/index.json"
 run pricing import "$T/index.json"
-expect_rc 1 "a whole offer file over 64 MiB is refused"
-expect_err "error: '$T/index.json' is 65 MiB, over the import limit of 64 MiB; whole offer files are not streamed: use 'ebsize pricing fetch', or import 'aws pricing get-products' output" \
-	"oversized file: names the limit"
-check_unchanged "oversized file"
+expect_rc 1 "65 MiB of NUL bytes are refused"
+expect_err "error: cannot parse '$T/index.json': line 1: not valid JSON" \
+	"65 MiB of NUL bytes: not JSON, line 1 (no size limit named)"
+check_unchanged "65 MiB of NUL bytes"
 
 printf '{"PriceList": ["{\\"product\\": ' >"$T/cut.json"   # generated: cut short
 run pricing import "$USW2" "$T/cut.json"
 expect_rc 1 "a bad second file fails the whole import"
-expect_err "error: cannot parse '$T/cut.json': line 1: not valid JSON" "bad JSON: names the file and line"
+expect_err "error: cannot parse '$T/cut.json': line 1: not valid JSON (cut short)" "bad JSON: names the file and line"
 check_unchanged "bad second file"
 
 run pricing import "$FIXTURES/describe-instance-types-c4.2xlarge-instance-selector.json"

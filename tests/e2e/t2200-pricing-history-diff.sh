@@ -33,7 +33,7 @@ run pricing import "$T/aps1-raised.json"
 
 run --format json pricing history
 expect_json snapshots.0.id 3 "history: newest first"
-expect_json snapshots.0.as_of 2018-08-01 "history: as_of of the aps1 import"
+expect_json snapshots.0.as_of 2018-08-08 "history: as_of of the aps1 import (its publicationDate 2018-08-08T00:57:01Z)"
 expect_json snapshots.0.source "import:aps1-raised.json" "history: source names the file"
 expect_json snapshots.2.in_force_regions 24 "history: embedded still in force for the 24 others"
 expect_json snapshots.1.in_force True "history: usw2 import in force"

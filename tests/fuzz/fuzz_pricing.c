@@ -1,6 +1,7 @@
 /*
  * fuzz_pricing.c - libFuzzer harness for pricing_parse() (GetProducts
- * pages and bulk offer files) and pricing_parse_error_body().  The region
+ * pages and bulk offer files), pricing_parse_region_index() and
+ * pricing_parse_error_body().  The region
  * table is a fixed copy of part of sql/seed/10_regions.sql, so no
  * database is needed.  Not part of `make test`; `make fuzz` runs it.
  */
@@ -35,6 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    &token, err);
 	free(token);
 	price_list_release(&pl);
+	{
+		struct region_index ri;
+
+		if (!pricing_parse_region_index((const char *)data, size, "fuzz.json",
+						&ri, err))
+			region_index_release(&ri);
+	}
 	pricing_parse_error_body((const char *)data, size, code, sizeof(code),
 				 msg, sizeof(msg));
 	return 0;

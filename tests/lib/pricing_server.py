@@ -12,7 +12,7 @@ pagination (NextToken), and injects the fault named in CONFIG_JSON:
 
     {"fault": "throttle400"|"throttle429"|"500"|"reset"|"truncated"|
               "badjson"|"negative"|"nonnumeric"|"endless"|"oversize"|
-              "oversize_chunked"|"none",
+              "oversize_chunked"|"hang"|"drip"|"none",
      "fault_from": 1,      # first request (1-based) that gets the fault
      "fault_count": 1,     # how many requests get it (-1: all from there)
      "page_size": 1,       # PriceList items per page
@@ -31,11 +31,28 @@ import json
 import socket
 import struct
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # TEST CREDENTIALS - made up for the tests, valid nowhere.
 TEST_ACCESS_KEY = "AKIDEXAMPLE"
 TEST_SECRET = "ebsizeTESTsecret/K7MDENG+bPxRfiCYzzNOTREAL"
+
+# One made-up pair (and session token) per credential source, so that the
+# server can tell which source a client used: {name: (akid, secret, token)}.
+KEYS = {
+    "env": (TEST_ACCESS_KEY, TEST_SECRET, None),
+    "profile": ("AKIDPROFILETEST01", "ebsizeTESTprofileSECRETnotreal01", None),
+    "source": ("AKIDSOURCETEST001", "ebsizeTESTsourceSECRETnotreal001", None),
+    "process": ("ASIAPROCESSTEST01", "ebsizeTESTprocessSECRETnotreal01", "ebsizeTESTprocessTOKENnotreal"),
+    "sso": ("ASIASSOTEST000001", "ebsizeTESTssoSECRETnotreal000001", "ebsizeTESTssoTOKENnotreal"),
+    "container": ("ASIACONTAINERTEST", "ebsizeTESTcontainerSECRETnotreal", "ebsizeTESTcontainerTOKENnotreal"),
+    "imds": ("ASIAIMDSTEST00001", "ebsizeTESTimdsSECRETnotreal00001", "ebsizeTESTimdsTOKENnotreal"),
+    "role": ("ASIAROLETEST00001", "ebsizeTESTroleSECRETnotreal00001", "ebsizeTESTroleTOKENnotreal"),
+    "role2": ("ASIAROLE2TEST0001", "ebsizeTESTrole2SECRETnotreal0001", "ebsizeTESTrole2TOKENnotreal"),
+    "webid": ("ASIAWEBIDTEST0001", "ebsizeTESTwebidSECRETnotreal0001", "ebsizeTESTwebidTOKENnotreal"),
+}
+SECRETS = {akid: (name, secret, token) for name, (akid, secret, token) in KEYS.items()}
 
 # ebs-facts.md T6 [P1]: gp2, gp3, gp3 IOPS, gp3 GiBps-mo, io1, io1 IOPS,
 # io2, io2 t1, t2, t3, st1, sc1, standard, standard per 1M I/O.
@@ -113,28 +130,41 @@ def select(filters):
     return out
 
 
-def sign_check(handler, body):
-    """Recompute the SigV4 signature; returns (ok, reason)."""
+def akid_of(handler):
+    """The access key id named in the Authorization header, or None."""
+    auth = handler.headers.get("Authorization", "")
+    i = auth.find("Credential=")
+    return auth[i + 11:].split("/")[0] if i >= 0 else None
+
+
+def sign_check(handler, body, service="pricing", need=("x-amz-target", "content-type")):
+    """Recompute the SigV4 signature with the secret of the key id used
+    (one of KEYS); a session token must be the one issued with that key.
+    Returns (ok, reason)."""
     auth = handler.headers.get("Authorization", "")
     if not auth.startswith("AWS4-HMAC-SHA256 "):
         return False, "no AWS4-HMAC-SHA256 Authorization"
     parts = dict(p.strip().split("=", 1) for p in auth[len("AWS4-HMAC-SHA256 "):].split(","))
-    akid, date, region, service, term = parts["Credential"].split("/")
+    akid, date, region, service_, term = parts["Credential"].split("/")
     signed = parts["SignedHeaders"].split(";")
-    if akid != TEST_ACCESS_KEY or service != "pricing" or region != "us-east-1" or term != "aws4_request":
+    if akid not in SECRETS or service_ != service or region != "us-east-1" or term != "aws4_request":
         return False, "bad credential scope " + parts["Credential"]
-    for need in ("host", "x-amz-date", "x-amz-target", "content-type"):
-        if need not in signed:
-            return False, need + " not signed"
-    if handler.headers.get("X-Amz-Security-Token") and "x-amz-security-token" not in signed:
+    for h in ("host", "x-amz-date") + tuple(need):
+        if h not in signed:
+            return False, h + " not signed"
+    token = handler.headers.get("X-Amz-Security-Token")
+    if token and "x-amz-security-token" not in signed:
         return False, "x-amz-security-token not signed"
+    want_token = SECRETS[akid][2]
+    if want_token and token != want_token:
+        return False, "wrong or missing session token"
     amzdate = handler.headers.get("X-Amz-Date", "")
     canon_headers = "".join("%s:%s\n" % (h, " ".join(handler.headers.get(h, "").split())) for h in signed)
     creq = "\n".join(["POST", handler.path.split("?")[0], "", canon_headers,
                       ";".join(signed), hashlib.sha256(body).hexdigest()])
     scope = "/".join([date, region, service, term])
     sts = "\n".join(["AWS4-HMAC-SHA256", amzdate, scope, hashlib.sha256(creq.encode()).hexdigest()])
-    k = ("AWS4" + TEST_SECRET).encode()
+    k = ("AWS4" + SECRETS[akid][1]).encode()
     for m in (date, region, service, term):
         k = hmac.new(k, m.encode(), hashlib.sha256).digest()
     want = hmac.new(k, sts.encode(), hashlib.sha256).hexdigest()
@@ -178,6 +208,7 @@ class Handler(BaseHTTPRequestHandler):
         with open(srv.logfile, "a") as log:
             log.write(json.dumps({"n": n, "target": self.headers.get("X-Amz-Target"),
                                   "sig": why, "token_header": bool(self.headers.get("X-Amz-Security-Token")),
+                                  "source": SECRETS.get(akid_of(self), ("?",))[0],
                                   "filters": req.get("Filters"), "next": req.get("NextToken"),
                                   "fault": active}) + "\n")
         if not ok:
@@ -217,6 +248,24 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b" " * (1 << 20))
             self.close_connection = True
             return
+        if active == "hang":                 # accept, read, never answer
+            time.sleep(120)
+            self.close_connection = True
+            return
+        if active == "drip":                 # a body of 1 byte a second
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-amz-json-1.1")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            try:
+                for i in range(len(data)):
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
         if active == "reset":
             self.send_response(200)
             self.send_header("Content-Type", "application/x-amz-json-1.1")
@@ -234,6 +283,7 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     portfile, logfile, cfg = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
     srv.cfg, srv.logfile, srv.requests = cfg, logfile, 0
     srv.handle_error = lambda request, address: None   # clients hang up on purpose
     with open(portfile + ".tmp", "w") as f:

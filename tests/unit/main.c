@@ -68,6 +68,7 @@ int main(void)
 	test_solver();
 	test_burst();
 	test_pricing();
+	test_stream();
 	test_bench();
 	test_scan();
 	test_scan_time();

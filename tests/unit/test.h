@@ -32,6 +32,7 @@ void test_bench(void);
 void test_model(void);
 void test_out(void);
 void test_pricing(void);
+void test_stream(void);
 void test_util(void);
 void test_util_visible(void);
 void test_solver(void);
