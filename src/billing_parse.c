@@ -151,7 +151,7 @@ static void settle_volume(struct bill_volume *v, double period_hours,
 		v->iops = lim[VT_GP3].included_iops + billing_round_units(extra);
 		v->throughput_mibps = (long)lim[VT_GP3].included_mibps +
 				      billing_round_units(v->mibps_extra_max);
-	} else if (v->type == VT_IO1 || v->type == VT_IO2) {
+	} else if (model_type_needs_iops(v->type)) {
 		/* io2 tiers are separate rows: each tier's rate peaks at the
 		 * hour the total does, so the sum of the maxima is the max */
 		v->iops = billing_round_units(extra);

@@ -365,7 +365,7 @@ static void current_config(const struct bill_volume *v, struct vol_config *c)
 		c->iops = v->iops;
 	if (model_type_buys_throughput(v->type))
 		c->throughput_mibps = v->throughput_mibps;
-	if (v->type == VT_STANDARD && v->months > 0)
+	if (model_type_bills_io(v->type) && v->months > 0)
 		c->io_per_month = v->io_requests / v->months;
 }
 

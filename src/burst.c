@@ -195,7 +195,7 @@ void burst_simulate(const struct bucket *b, const struct burst_profile *p,
 					out->min_delivered = got;
 				if (credits < out->min_credits)
 					out->min_credits = credits;
-				if (got + 1e-9 < d)
+				if (got + MODEL_EPS < d)
 					out->shortfall_seconds++;
 				if (credits <= 0 && d > b->baseline &&
 				    out->time_to_empty_s < 0)

@@ -98,10 +98,6 @@ static int check(struct cli_ctx *ctx, void *args)
 		return msg_usage_error(c_, "--duration goes with --load (a profile sets its own length)");
 	if (a->have_idle && a->credits)
 		return msg_usage_error(c_, "give --idle or --credits, not both");
-	if ((a->type == VT_ST1 || a->type == VT_SC1) && a->size_gib < 125)
-		return msg_usage_error(c_, "%s volumes are at least 125 GiB", model_type_name(a->type));
-	if (a->size_gib > 16384)
-		return msg_usage_error(c_, "%s volumes are at most 16384 GiB", model_type_name(a->type));
 	return EXIT_OK;
 }
 
@@ -145,6 +141,8 @@ static int start_credits(const struct args *a, const struct bucket *b,
  * division: 5,400,000 / 1,500 is 3,600 s, not 3,600.0000001), then x 11 /
  * 10 rounded up, so 3,600 s gives 3,960 s (issue 10 item 10).
  */
+#define SECONDS_EPS 1e-6    /* the float noise of credits / rate */
+
 static long default_duration(const struct bucket *b, double load, double credits)
 {
 	double spend = fmin(load, b->ceiling) - b->baseline;
@@ -153,7 +151,7 @@ static long default_duration(const struct bucket *b, double load, double credits
 
 	if (t >= (double)MAX_SECONDS)
 		return MAX_SECONDS;
-	empty_s = (long)ceil(t - 1e-6);
+	empty_s = (long)ceil(t - SECONDS_EPS);
 	empty_s = (empty_s * 11 + 9) / 10;
 	if (empty_s < 3600)
 		return 3600;
@@ -302,14 +300,15 @@ static int add_svg(struct out_doc *doc, const char *dir, const struct bucket *b,
 }
 
 /*
- * --as-of: the volume rules of the type in force on that date (the
- * database is opened only for this), and the size within them.  The
- * credit rules themselves (T2, T5) are constants that have not changed.
+ * The volume rules of the type in force today (--as-of: on that date) and
+ * the size within them: the size limits are dated rows of the database
+ * (ebs-facts.md T1), not constants here.  The credit rules themselves
+ * (T2, T5) are constants that have not changed.
  */
 static int check_rules(struct cli_ctx *ctx, const struct args *a)
 {
 	struct volume_limits lim;
-	char err[EBS_ERRLEN];
+	char err[EBS_ERRLEN], when[32];
 	int rc;
 
 	if (cli_open_db(ctx))
@@ -317,10 +316,13 @@ static int check_rules(struct cli_ctx *ctx, const struct args *a)
 	if ((rc = db_load_limits(ctx->db, a->type, a->as_of, &lim, err)))
 		return cli_fail(ctx, rc, err);
 	if (a->size_gib < (double)lim.min_size_gib || a->size_gib > (double)lim.max_size_gib) {
-		msg_error("%s volumes are %ld to %ld GiB under the rules in force on %s; %g GiB is out of range",
-			  model_type_name(a->type), lim.min_size_gib, lim.max_size_gib,
-			  a->as_of, a->size_gib);
-		return EXIT_RUNTIME;
+		if (a->as_of)
+			xsnprintf(when, sizeof(when), "on %s", a->as_of);
+		else
+			xsnprintf(when, sizeof(when), "today");
+		return msg_usage_error(ctx->cmd_name, "%s volumes are %ld to %ld GiB under the rules in force %s; %g GiB is out of range",
+				       model_type_name(a->type), lim.min_size_gib,
+				       lim.max_size_gib, when, a->size_gib);
 	}
 	return EXIT_OK;
 }
@@ -338,7 +340,7 @@ static int run(struct cli_ctx *ctx, void *args)
 	double credits;
 	int rc;
 
-	if (a->as_of && (rc = check_rules(ctx, a)))
+	if ((rc = check_rules(ctx, a)))
 		return rc;
 	burst_bucket(a->type, a->size_gib, &b);
 	if (start_credits(a, &b, &credits))

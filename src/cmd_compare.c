@@ -69,8 +69,8 @@ static int row_verdict(const struct vol_config *cfg, const struct perf *pf,
 		       long gp2_size, const struct model_gp2_target *tg,
 		       char *buf, size_t n)
 {
-	int short_iops = pf->baseline_iops + 1e-9 < tg->iops;
-	int short_mibps = pf->baseline_mibps + 1e-9 < tg->mibps;
+	int short_iops = pf->baseline_iops + MODEL_EPS < tg->iops;
+	int short_mibps = pf->baseline_mibps + MODEL_EPS < tg->mibps;
 	double gap = tg->mibps - pf->baseline_mibps;
 	const char *tn = model_type_name(cfg->type);
 
@@ -79,7 +79,7 @@ static int row_verdict(const struct vol_config *cfg, const struct perf *pf,
 		return 0;
 	}
 	if (!short_iops && short_mibps && cfg->type == VT_GP3 &&
-	    gp2_size <= 170 && gap <= tg->mibps - 125.0 + 1e-9) {
+	    gp2_size <= 170 && gap <= tg->mibps - 125.0 + MODEL_EPS) {
 		xsnprintf(buf, n, "%g MiB/s below gp2's %g MiB/s peak",
 			  gap, tg->mibps);
 		return 0;

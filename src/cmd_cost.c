@@ -48,10 +48,10 @@ static int check(struct cli_ctx *ctx, void *args)
 {
 	struct cost_args *a = args;
 
-	if ((a->cfg.type == VT_IO1 || a->cfg.type == VT_IO2) && !a->cfg.iops)
+	if (model_type_needs_iops(a->cfg.type) && !a->cfg.iops)
 		return msg_usage_error(ctx->cmd_name, "--iops is required for %s volumes",
 				       model_type_name(a->cfg.type));
-	if (a->cfg.io_per_month > 0 && a->cfg.type != VT_STANDARD)
+	if (a->cfg.io_per_month > 0 && !model_type_bills_io(a->cfg.type))
 		return msg_usage_error(ctx->cmd_name, "--io-per-month applies to standard volumes only");
 	return EXIT_OK;
 }
@@ -88,7 +88,7 @@ static void live_costs(struct out_table *t, const struct vol_config *cfg)
 	for (size_t i = 0; i < ARRAY_SIZE(dims); i++) {
 		char *one, *all;
 
-		if (!strcmp(dims[i].key, "io") && cfg->type != VT_STANDARD)
+		if (!strcmp(dims[i].key, "io") && !model_type_bills_io(cfg->type))
 			continue;       /* no io_per_month field to refer to */
 		one = price_sheet_cost("{result!region}", "{result!type}", dims[i].key,
 				       dims[i].units);
@@ -125,7 +125,7 @@ static void build(struct out_doc *doc, const char *region,
 	else
 		out_kv_null(t, "throughput_mibps", "Provisioned MiB/s", OUT_INT);
 	out_kv_int(t, "count", "Volumes", cfg->count);
-	if (cfg->type == VT_STANDARD)
+	if (model_type_bills_io(cfg->type))
 		out_kv_num(t, "io_per_month", "I/O per month", OUT_INT,
 			   cfg->io_per_month);
 

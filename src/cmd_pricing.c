@@ -946,13 +946,14 @@ static int cmd_pricing_diff(struct cli_ctx *ctx, void *args)
  * snapshot storage. */
 static unsigned needed_dims(size_t k)
 {
-	switch (k) {
-	case VT_GP3: return PRICE_DIM_STORAGE | PRICE_DIM_IOPS | PRICE_DIM_THROUGHPUT;
-	case VT_IO1:
-	case VT_IO2: return PRICE_DIM_STORAGE | PRICE_DIM_IOPS;
-	case VT_STANDARD: return PRICE_DIM_STORAGE | PRICE_DIM_IO;
-	default: return PRICE_DIM_STORAGE;
-	}
+	enum vol_type t = (enum vol_type)k;
+
+	if (k >= VT_COUNT)
+		return PRICE_DIM_STORAGE;
+	return PRICE_DIM_STORAGE |
+	       (model_type_buys_iops(t) ? PRICE_DIM_IOPS : 0) |
+	       (model_type_buys_throughput(t) ? PRICE_DIM_THROUGHPUT : 0) |
+	       (model_type_bills_io(t) ? PRICE_DIM_IO : 0);
 }
 
 static const char *dims_name(size_t k)

@@ -16,6 +16,10 @@
 #include "ebsize/db_prices.h"
 #include "ebsize/util.h"
 
+/* Two prices are the same when they differ by less than this fraction
+ * (the decimal text of a price read back from REAL). */
+#define PRICE_SAME_REL 1e-12
+
 /* The in-force snapshot of region ?1 (an SQL expression). */
 #define INFORCE_OF(region_expr)                                             \
 	"(SELECT max(s.id) FROM price_snapshots s JOIN prices q"            \
@@ -235,7 +239,7 @@ static int check_moves(struct db *db, const struct price_list *pl,
 		end = sqlite3_column_double(st, 2);
 		if (sqlite3_column_int64(st, 1) > rep->inforce_id)
 			rep->inforce_id = sqlite3_column_int64(st, 1);
-		if (fabs(old - it->price_per_unit) > 1e-12 * old)
+		if (fabs(old - it->price_per_unit) > PRICE_SAME_REL * old)
 			rep->changed++;
 		else if ((end == it->end_range || (end < 0 && it->end_range < 0)) &&
 			 strcmp(o->as_of, db_text(st, 3)) <= 0)

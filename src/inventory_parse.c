@@ -274,7 +274,7 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 	} else if (mlong(m.iops, 0, 10000000, &v->iops)) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "\"Iops\" is not a whole number");
-	} else if ((v->type == VT_IO1 || v->type == VT_IO2) && !v->iops) {
+	} else if (model_type_needs_iops(v->type) && !v->iops) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "missing \"Iops\" for %s", model_type_name(v->type));
 	} else if (mlong(m.tput, 0, 1000000, &v->throughput_mibps)) {
@@ -481,7 +481,7 @@ int inventory_quantity_gib(const char *s, long *gib)
 		bytes = v * units[i].mult;
 		if (bytes <= 0 || bytes > 1e18)
 			return -1;
-		*gib = (long)ceil(bytes / 1073741824.0 - 1e-9);
+		*gib = (long)ceil(bytes / 1073741824.0 - MODEL_EPS);
 		return 0;
 	}
 	return -1;

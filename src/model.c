@@ -18,17 +18,21 @@
 struct type_info {
 	const char *name;
 	int provisioned_iops;        /* --iops is a purchase, not a result */
+	int iops_required;           /* ... with none included: must be given */
 	int provisioned_throughput;  /* --throughput is a purchase */
+	int bills_io;                /* each I/O request is billed (T4) */
 };
 
+/* T1/T3: gp3 includes 3,000 IOPS and 125 MiB/s and sells more; io1/io2
+ * sell every IOPS; the others deliver what their size gives. */
 static const struct type_info types[VT_COUNT] = {
-	[VT_GP2] = { "gp2", 0, 0 },
-	[VT_GP3] = { "gp3", 1, 1 },
-	[VT_IO1] = { "io1", 1, 0 },
-	[VT_IO2] = { "io2", 1, 0 },
-	[VT_ST1] = { "st1", 0, 0 },
-	[VT_SC1] = { "sc1", 0, 0 },
-	[VT_STANDARD] = { "standard", 0, 0 },
+	[VT_GP2] = { "gp2", 0, 0, 0, 0 },
+	[VT_GP3] = { "gp3", 1, 0, 1, 0 },
+	[VT_IO1] = { "io1", 1, 1, 0, 0 },
+	[VT_IO2] = { "io2", 1, 1, 0, 0 },
+	[VT_ST1] = { "st1", 0, 0, 0, 0 },
+	[VT_SC1] = { "sc1", 0, 0, 0, 0 },
+	[VT_STANDARD] = { "standard", 0, 0, 0, 1 },
 };
 
 const char *model_type_name(enum vol_type t)
@@ -49,6 +53,16 @@ const char *model_ebs_optimized_name(enum ebs_optimized e)
 int model_type_buys_iops(enum vol_type t)
 {
 	return (unsigned)t < VT_COUNT && types[t].provisioned_iops;
+}
+
+int model_type_needs_iops(enum vol_type t)
+{
+	return (unsigned)t < VT_COUNT && types[t].iops_required;
+}
+
+int model_type_bills_io(enum vol_type t)
+{
+	return (unsigned)t < VT_COUNT && types[t].bills_io;
 }
 
 int model_type_buys_throughput(enum vol_type t)
@@ -183,6 +197,150 @@ static const char *lname(const struct volume_limits *lim)
 }
 
 /*
+ * The legality rules of a configuration, one small check each, in the
+ * order model_validate applies them.  A check returns 0 when cfg keeps its
+ * rule; else 1, the reason in why and the one-step repair in fix (already
+ * a copy of cfg).  Sizes and limits come from lim (dated database rows,
+ * ebs-facts.md T1/T3/T4); which type may provision what from types[].
+ */
+struct rule_ctx {
+	const struct volume_limits *lim;
+	const struct type_info *ti;
+	const struct vol_config *cfg;
+	struct vol_config *fix;
+	char *why;
+	size_t whylen;
+};
+
+static int rule_size_range(const struct rule_ctx *r)
+{
+	const struct volume_limits *lim = r->lim;
+	long size = r->cfg->size_gib;
+
+	if (size >= lim->min_size_gib && size <= lim->max_size_gib)
+		return 0;
+	snprintf(r->why, r->whylen, "%s volumes are %ld to %ld GiB; %ld GiB is out of range",
+		 lname(lim), lim->min_size_gib, lim->max_size_gib, size);
+	r->fix->size_gib = size < lim->min_size_gib ? lim->min_size_gib :
+		lim->max_size_gib;
+	return 1;
+}
+
+/* IOPS given for a type that does not sell them (gp2 grows instead). */
+static int rule_iops_not_sold(const struct rule_ctx *r)
+{
+	const struct volume_limits *lim = r->lim;
+	long want;
+
+	if (r->ti->provisioned_iops || !r->cfg->iops)
+		return 0;
+	r->fix->iops = 0;
+	if (lim->type != VT_GP2) {
+		snprintf(r->why, r->whylen, "IOPS cannot be provisioned on %s", lname(lim));
+		return 1;
+	}
+	want = ceil_div((double)r->cfg->iops, GP2_IOPS_PER_GIB);
+	snprintf(r->why, r->whylen,
+		 "IOPS cannot be provisioned on gp2: it delivers 3 IOPS per GiB (%ld GiB for %ld IOPS)",
+		 want, r->cfg->iops);
+	r->fix->size_gib = want > r->cfg->size_gib ? want : r->cfg->size_gib;
+	if (r->fix->size_gib > lim->max_size_gib)
+		r->fix->size_gib = lim->max_size_gib;
+	return 1;
+}
+
+static int rule_throughput_not_sold(const struct rule_ctx *r)
+{
+	if (r->ti->provisioned_throughput || !r->cfg->throughput_mibps)
+		return 0;
+	snprintf(r->why, r->whylen, "throughput cannot be provisioned on %s (only on gp3)",
+		 lname(r->lim));
+	r->fix->throughput_mibps = 0;
+	return 1;
+}
+
+static int rule_iops_range(const struct rule_ctx *r)
+{
+	const struct volume_limits *lim = r->lim;
+	long iops = r->cfg->iops;
+
+	if (!r->ti->provisioned_iops || (iops >= lim->min_iops && iops <= lim->max_iops))
+		return 0;
+	snprintf(r->why, r->whylen, "%s IOPS must be %ld to %ld; %ld is out of range",
+		 lname(lim), lim->min_iops, lim->max_iops, iops);
+	r->fix->iops = iops < lim->min_iops ? lim->min_iops : lim->max_iops;
+	return 1;
+}
+
+/* T3: max IOPS for a size = max(3,000, 500 x GiB): the per-GiB rule only
+ * limits IOPS above the type's minimum */
+static int rule_iops_per_gib(const struct rule_ctx *r)
+{
+	const struct volume_limits *lim = r->lim;
+	const struct vol_config *cfg = r->cfg;
+	long need;
+
+	if (!r->ti->provisioned_iops ||
+	    cfg->iops <= model_max_iops_for_size(lim, cfg->size_gib))
+		return 0;
+	need = model_min_size_for_iops(lim, cfg->iops);
+	snprintf(r->why, r->whylen, "%s allows at most %g IOPS per GiB: %ld IOPS need at least %ld GiB",
+		 lname(lim), lim->max_iops_per_gib, cfg->iops, need);
+	if (need <= lim->max_size_gib)
+		r->fix->size_gib = need;
+	else
+		r->fix->iops = (long)floor(lim->max_iops_per_gib * (double)cfg->size_gib);
+	return 1;
+}
+
+static int rule_throughput_range(const struct rule_ctx *r)
+{
+	const struct volume_limits *lim = r->lim;
+	double mibps = (double)r->cfg->throughput_mibps;
+
+	if (!r->ti->provisioned_throughput ||
+	    (mibps >= lim->min_mibps && mibps <= lim->max_mibps))
+		return 0;
+	snprintf(r->why, r->whylen, "%s throughput must be %g to %g MiB/s; %ld is out of range",
+		 lname(lim), lim->min_mibps, lim->max_mibps, r->cfg->throughput_mibps);
+	r->fix->throughput_mibps = mibps < lim->min_mibps ? (long)lim->min_mibps :
+		(long)lim->max_mibps;
+	return 1;
+}
+
+/* T3: gp3 MiB/s at most 0.25 x provisioned IOPS (lim->max_mibps_per_iops) */
+static int rule_mibps_per_iops(const struct rule_ctx *r)
+{
+	const struct volume_limits *lim = r->lim;
+	const struct vol_config *cfg = r->cfg;
+	long need;
+
+	if (!r->ti->provisioned_throughput || lim->max_mibps_per_iops <= 0 ||
+	    (double)cfg->throughput_mibps <=
+		    lim->max_mibps_per_iops * (double)cfg->iops + MODEL_EPS)
+		return 0;
+	need = ceil_div((double)cfg->throughput_mibps, lim->max_mibps_per_iops);
+	snprintf(r->why, r->whylen, "%s allows at most %g MiB/s per provisioned IOPS: %ld MiB/s need at least %ld IOPS",
+		 lname(lim), lim->max_mibps_per_iops, cfg->throughput_mibps, need);
+	if (need <= lim->max_iops)
+		r->fix->iops = need;
+	else
+		r->fix->throughput_mibps = (long)floor(lim->max_mibps_per_iops *
+						       (double)cfg->iops);
+	return 1;
+}
+
+static int (*const rules[])(const struct rule_ctx *) = {
+	rule_size_range,
+	rule_iops_not_sold,
+	rule_throughput_not_sold,
+	rule_iops_range,
+	rule_iops_per_gib,
+	rule_throughput_range,
+	rule_mibps_per_iops,
+};
+
+/*
  * Find the first rule cfg breaks.  Returns 0 if none; else 1, a message in
  * why (if non-NULL) and the one-step repair applied to fix.
  */
@@ -190,101 +348,14 @@ static int first_violation(const struct volume_limits *lim,
 			   const struct vol_config *cfg, struct vol_config *fix,
 			   char *why, size_t whylen)
 {
-	const struct type_info *ti = &types[lim->type];
 	char dummy[8];
+	struct rule_ctx r = { lim, &types[lim->type], cfg, fix,
+			      why ? why : dummy, why ? whylen : sizeof(dummy) };
 
-	if (!why) {
-		why = dummy;
-		whylen = sizeof(dummy);
-	}
 	*fix = *cfg;
-	if (cfg->size_gib < lim->min_size_gib || cfg->size_gib > lim->max_size_gib) {
-		snprintf(why, whylen,
-			 "%s volumes are %ld to %ld GiB; %ld GiB is out of range",
-			 lname(lim), lim->min_size_gib, lim->max_size_gib,
-			 cfg->size_gib);
-		fix->size_gib = cfg->size_gib < lim->min_size_gib ?
-			lim->min_size_gib : lim->max_size_gib;
-		return 1;
-	}
-	if (!ti->provisioned_iops && cfg->iops) {
-		if (lim->type == VT_GP2)
-			snprintf(why, whylen,
-				 "IOPS cannot be provisioned on gp2: it delivers 3 IOPS per GiB (%ld GiB for %ld IOPS)",
-				 ceil_div((double)cfg->iops, 3.0), cfg->iops);
-		else
-			snprintf(why, whylen,
-				 "IOPS cannot be provisioned on %s", lname(lim));
-		fix->iops = 0;
-		if (lim->type == VT_GP2) {
-			long want = ceil_div((double)cfg->iops, 3.0);
-
-			fix->size_gib = want > cfg->size_gib ? want : cfg->size_gib;
-			if (fix->size_gib > lim->max_size_gib)
-				fix->size_gib = lim->max_size_gib;
-		}
-		return 1;
-	}
-	if (!ti->provisioned_throughput && cfg->throughput_mibps) {
-		snprintf(why, whylen,
-			 "throughput cannot be provisioned on %s (only on gp3)",
-			 lname(lim));
-		fix->throughput_mibps = 0;
-		return 1;
-	}
-	if (!ti->provisioned_iops)
-		return 0;
-	if (cfg->iops < lim->min_iops || cfg->iops > lim->max_iops) {
-		snprintf(why, whylen,
-			 "%s IOPS must be %ld to %ld; %ld is out of range",
-			 lname(lim), lim->min_iops, lim->max_iops, cfg->iops);
-		fix->iops = cfg->iops < lim->min_iops ? lim->min_iops : lim->max_iops;
-		return 1;
-	}
-	/* T3: max IOPS for a size = max(3,000, 500 x GiB): the per-GiB rule
-	 * only limits IOPS above the type's minimum */
-	if (cfg->iops > model_max_iops_for_size(lim, cfg->size_gib)) {
-		long need = model_min_size_for_iops(lim, cfg->iops);
-
-		snprintf(why, whylen,
-			 "%s allows at most %g IOPS per GiB: %ld IOPS need at least %ld GiB",
-			 lname(lim), lim->max_iops_per_gib, cfg->iops, need);
-		if (need <= lim->max_size_gib)
-			fix->size_gib = need;
-		else
-			fix->iops = (long)floor(lim->max_iops_per_gib *
-						(double)cfg->size_gib);
-		return 1;
-	}
-	if (!ti->provisioned_throughput)
-		return 0;
-	if ((double)cfg->throughput_mibps < lim->min_mibps ||
-	    (double)cfg->throughput_mibps > lim->max_mibps) {
-		snprintf(why, whylen,
-			 "%s throughput must be %g to %g MiB/s; %ld is out of range",
-			 lname(lim), lim->min_mibps, lim->max_mibps,
-			 cfg->throughput_mibps);
-		fix->throughput_mibps = (double)cfg->throughput_mibps < lim->min_mibps ?
-			(long)lim->min_mibps : (long)lim->max_mibps;
-		return 1;
-	}
-	if (lim->max_mibps_per_iops > 0 &&
-	    (double)cfg->throughput_mibps >
-		    lim->max_mibps_per_iops * (double)cfg->iops + MODEL_EPS) {
-		long need = ceil_div((double)cfg->throughput_mibps,
-				     lim->max_mibps_per_iops);
-
-		snprintf(why, whylen,
-			 "%s allows at most %g MiB/s per provisioned IOPS: %ld MiB/s need at least %ld IOPS",
-			 lname(lim), lim->max_mibps_per_iops,
-			 cfg->throughput_mibps, need);
-		if (need <= lim->max_iops)
-			fix->iops = need;
-		else
-			fix->throughput_mibps = (long)floor(
-				lim->max_mibps_per_iops * (double)cfg->iops);
-		return 1;
-	}
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i](&r))
+			return 1;
 	return 0;
 }
 
@@ -319,15 +390,10 @@ int model_type_priced(const struct price_set *ps, enum vol_type t)
 	if ((int)t < 0 || t >= VT_COUNT)
 		return 0;
 	p = &ps->type[t];
-	switch (t) {
-	case VT_GP3:
-		return p->have_storage && p->n_iops && p->n_throughput;
-	case VT_IO1:
-	case VT_IO2:
-		return p->have_storage && p->n_iops;
-	default:
-		return p->have_storage;
-	}
+	/* what a volume costs without I/O: per-request prices (standard)
+	 * are needed only when an I/O count is given */
+	return p->have_storage && (!types[t].provisioned_iops || p->n_iops) &&
+	       (!types[t].provisioned_throughput || p->n_throughput);
 }
 
 double model_tiered_cost(const struct price_tier *tiers, size_t n, double units)

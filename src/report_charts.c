@@ -58,7 +58,7 @@ static void line_add_bend(struct line *l, double x, double y)
 		double cross = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0);
 		double scale = fmax(1, fabs(y) + fabs(y0)) * fmax(1, x - x0);
 
-		if (fabs(cross) <= 1e-9 * scale && x1 > x0 && x > x1) {
+		if (fabs(cross) <= MODEL_EPS * scale && x1 > x0 && x > x1) {
 			l->x[l->n - 1] = x;
 			l->y[l->n - 1] = y;
 			return;
@@ -105,7 +105,7 @@ static void on_tick(long t, double demand, double delivered, double credits,
 		line_add(s->l, 0, delivered);
 		s->cur = delivered;
 		s->have = 1;
-	} else if (fabs(delivered - s->cur) > 1e-9) {
+	} else if (fabs(delivered - s->cur) > MODEL_EPS) {
 		line_add(s->l, (double)(t - 1), s->cur);
 		line_add(s->l, (double)(t - 1), delivered);
 		s->cur = delivered;
@@ -140,7 +140,7 @@ size_t report_model_series(const char *volume_type, double size_gib,
 		burst_simulate(&b, &p, b.capacity, on_tick, &s, &r);
 		line_add(&l, (double)s.last_t, s.cur);
 		*demand = b.ceiling;
-	} else if (cfg.type == VT_GP3 || cfg.type == VT_IO1 || cfg.type == VT_IO2) {
+	} else if (model_type_buys_iops(cfg.type)) {
 		cfg.size_gib = (long)size_gib;
 		cfg.iops = iops ? iops : cfg.type == VT_GP3 ? 3000 : 0;  /* T3 included */
 		cfg.count = 1;
@@ -545,7 +545,7 @@ static double best_set(const struct report_cost_input *in, enum vol_type t,
 		if (!solver_best_of_type(&in->lim[t], &in->prices[t], nd, k, &o, why,
 					 sizeof(why)))
 			continue;
-		if (isnan(best) || o.cost.total < best - 1e-9) {
+		if (isnan(best) || o.cost.total < best - MODEL_EPS) {
 			best = o.cost.total;
 			if (cfg)
 				*cfg = o.cfg;
@@ -648,7 +648,7 @@ static double *nice_grid(double lo, double hi, const long *extra,
 
 static int sign_of(double d)
 {
-	return d > 1e-9 ? 1 : d < -1e-9 ? -1 : 0;
+	return d > MODEL_EPS ? 1 : d < -MODEL_EPS ? -1 : 0;
 }
 
 /*

@@ -286,7 +286,7 @@ static void gp2_finding(const struct scan_volume *v,
 	f->prop = eq;
 	set_alarm(v, o, f);
 	if (v->used_gib >= 0 && v->used_gib <= (double)size) {
-		long want = (long)ceil(v->used_gib * grow_by(o) - 1e-9);
+		long want = (long)ceil(v->used_gib * grow_by(o) - MODEL_EPS);
 		long floor_gib = model_min_size_for_iops(&lim[VT_GP3], eq.iops);
 
 		if (want < floor_gib)
@@ -322,7 +322,7 @@ static int consider(const struct price_set *ps, const struct vol_config *c,
 
 	if (price(ps, c, &usd, NULL))
 		return 0;
-	if (usd < *best - 1e-9) {
+	if (usd < *best - MODEL_EPS) {
 		*best = usd;
 		f->prop = *c;
 		return 1;
@@ -386,7 +386,7 @@ static int piops_finding(const struct scan_volume *v,
 					need_mibps, &c))
 			gp3_won = consider(ps, &c, f, &best);
 	}
-	if (best >= f->cur_usd - 1e-9)
+	if (best >= f->cur_usd - MODEL_EPS)
 		return 0;
 	if (gp3_won) {
 		f->risk = SCAN_MEDIUM;
@@ -437,8 +437,7 @@ int scan_analyze(const struct scan_volume *v, const struct price_set *ps,
 	}
 	if (v->cfg.type == VT_GP2) {
 		gp2_finding(v, lim, o, f);
-	} else if (v->cfg.type == VT_GP3 || v->cfg.type == VT_IO1 ||
-		   v->cfg.type == VT_IO2) {
+	} else if (model_type_buys_iops(v->cfg.type)) {
 		if ((rc = piops_finding(v, ps, lim, o, f)) <= 0)
 			return 0;
 	} else {
@@ -456,7 +455,7 @@ int scan_analyze(const struct scan_volume *v, const struct price_set *ps,
 		}
 		return f->save_usd >= o->min_savings_usd;
 	}
-	return f->save_usd > 1e-9 && f->save_usd >= o->min_savings_usd;
+	return f->save_usd > MODEL_EPS && f->save_usd >= o->min_savings_usd;
 }
 
 int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
@@ -577,7 +576,7 @@ static void api_options(const struct vol_config *cur,
 		o += (size_t)snprintf(buf, n, " --volume-type %s",
 				      model_type_name(p->type));
 	/* io1/io2 state their IOPS on a new volume: CreateVolume needs them */
-	if ((p->type == VT_GP3 || p->type == VT_IO1 || p->type == VT_IO2) &&
+	if (model_type_buys_iops(p->type) &&
 	    (p->iops != def_iops || (!cur && p->type != VT_GP3)) && o < n)
 		o += (size_t)snprintf(buf + o, n - o, " --iops %ld", p->iops);
 	if (p->type == VT_GP3 && p->throughput_mibps != def_mibps && o < n)

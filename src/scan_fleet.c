@@ -397,8 +397,7 @@ int scan_fleet_volume(struct scan_fleet *f, const char *file,
 	sv.az = v->az;
 	sv.cfg.type = v->type;
 	sv.cfg.size_gib = v->size_gib;
-	sv.cfg.iops = v->type == VT_GP3 || v->type == VT_IO1 || v->type == VT_IO2 ?
-		v->iops : 0;
+	sv.cfg.iops = model_type_buys_iops(v->type) ? v->iops : 0;
 	sv.cfg.throughput_mibps = v->type == VT_GP3 ? v->throughput_mibps : 0;
 	sv.cfg.count = 1;
 	model_apply_defaults(&f->lim[v->type], &sv.cfg);
@@ -477,7 +476,7 @@ static int analyse_pv(struct scan_fleet *f, const struct inv_pv *pv, char *err)
 			 pv->file, pv->name, pv->vol_id, why);
 		return 0;
 	}
-	if ((sc->type == VT_IO1 || sc->type == VT_IO2) && sv.cfg.iops < lim->min_iops) {
+	if (model_type_needs_iops(sc->type) && sv.cfg.iops < lim->min_iops) {
 		f->skipped++;
 		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): storage class '%s' gives no usable IOPS for %s; skipped",
 			 pv->file, pv->name, pv->vol_id, sc->name, model_type_name(sc->type));

@@ -126,18 +126,13 @@ const struct inv_vac *scan_k8s_vac(const struct scan_k8s *c, const char *name)
 
 /* ------------------------------------------------------------ configs */
 
-static int provisions_iops(enum vol_type t)
-{
-	return t == VT_GP3 || t == VT_IO1 || t == VT_IO2;
-}
-
 int scan_k8s_vac_apply(const struct inv_vac *v, const struct vol_config *cur,
 		       struct vol_config *out)
 {
 	enum vol_type t = v->have_type ? v->type : cur->type;
 	int changed = t != cur->type;
 
-	if (!v->ebs || v->invalid || (v->iops && !provisions_iops(t)) ||
+	if (!v->ebs || v->invalid || (v->iops && !model_type_buys_iops(t)) ||
 	    (v->throughput_mibps && t != VT_GP3))
 		return -1;
 	*out = *cur;
@@ -147,7 +142,7 @@ int scan_k8s_vac_apply(const struct inv_vac *v, const struct vol_config *cur,
 	if (v->iops)
 		out->iops = v->iops;
 	else if (changed)
-		out->iops = provisions_iops(t) ? 3000 : 0;
+		out->iops = model_type_buys_iops(t) ? 3000 : 0;
 	/* throughput not given is kept from gp3 to gp3, else 125 */
 	if (t != VT_GP3)
 		out->throughput_mibps = 0;

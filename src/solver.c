@@ -57,10 +57,14 @@ static double peak_ops(const struct need *nd)
 
 static long ceil_l(double x)
 {
-	return (long)ceil(x - 1e-9);
+	return (long)ceil(x - MODEL_EPS);
 }
 
 /* ------------------------------------------------------------ checks */
+
+/* A set meets a need within this many IOPS or MiB/s: a need split over k
+ * volumes and multiplied back differs from itself in the last bits. */
+#define MEETS_EPS 1e-6
 
 int solver_meets(const struct vol_config *cfg, const struct need *nd)
 {
@@ -69,9 +73,10 @@ int solver_meets(const struct vol_config *cfg, const struct need *nd)
 
 	model_perf(cfg, &pf);
 	demand(cfg->type, nd, nd->iops, &iops, &mibps);
-	if ((double)cfg->size_gib * k + 1e-9 < nd->size_gib)
+	if ((double)cfg->size_gib * k + MODEL_EPS < nd->size_gib)
 		return 0;
-	return pf.baseline_iops + 1e-6 >= iops && pf.baseline_mibps + 1e-6 >= mibps;
+	return pf.baseline_iops + MEETS_EPS >= iops &&
+	       pf.baseline_mibps + MEETS_EPS >= mibps;
 }
 
 enum instance_fit solver_instance_fit(const struct instance_limits *inst,
@@ -80,9 +85,9 @@ enum instance_fit solver_instance_fit(const struct instance_limits *inst,
 	double base_mibps = model_mbytes_to_mibps(inst->baseline_mbytes_per_s);
 	double max_mibps = model_mbytes_to_mibps(inst->max_mbytes_per_s);
 
-	if (iops <= inst->baseline_iops + 1e-9 && mibps <= base_mibps + 1e-9)
+	if (iops <= inst->baseline_iops + MODEL_EPS && mibps <= base_mibps + MODEL_EPS)
 		return FIT_OK;
-	if (iops <= inst->max_iops + 1e-9 && mibps <= max_mibps + 1e-9)
+	if (iops <= inst->max_iops + MODEL_EPS && mibps <= max_mibps + MODEL_EPS)
 		return FIT_BURST;
 	return FIT_NO;
 }
@@ -138,13 +143,13 @@ static int best_gp3(const struct volume_limits *lim, double iops_v,
 		break;
 	}
 	/* name the maximum that binds: MiB/s, else IOPS (raised by MiB/s) */
-	if (mibps_v > lim->max_mibps + 1e-9)
+	if (mibps_v > lim->max_mibps + MODEL_EPS)
 		snprintf(why, whylen, "one gp3 volume carries at most %g MiB/s (%g needed)",
-			 lim->max_mibps, ceil(mibps_v - 1e-9));
+			 lim->max_mibps, ceil(mibps_v - MODEL_EPS));
 	else
 		snprintf(why, whylen, "one gp3 volume carries at most %ld IOPS (%g needed)",
 			 lim->max_iops, ceil(fmax(iops_v, lim->max_mibps_per_iops > 0 ?
-				mibps_v / lim->max_mibps_per_iops : 0) - 1e-9));
+				mibps_v / lim->max_mibps_per_iops : 0) - MODEL_EPS));
 	return 0;
 }
 
@@ -154,14 +159,14 @@ static int best_piops(const struct volume_limits *lim, double iops_v,
 		      char *why, size_t whylen)
 {
 	enum vol_type t = lim->type;
-	double iops = fmax((double)lim->min_iops, ceil(iops_v - 1e-9));
+	double iops = fmax((double)lim->min_iops, ceil(iops_v - MODEL_EPS));
 	double for_mibps = model_piops_iops_for_mibps(t, mibps_v);
 
 	if (for_mibps < 0) {
 		snprintf(why, whylen, "one %s volume carries at most %g MiB/s (%g needed)",
 			 model_type_name(t),
 			 model_piops_max_mibps(t, (double)lim->max_iops),
-			 ceil(mibps_v - 1e-9));
+			 ceil(mibps_v - MODEL_EPS));
 		return 0;
 	}
 	iops = fmax(iops, for_mibps);
@@ -229,23 +234,23 @@ static int size_ok(long size, const void *arg)
 
 	vol_perf(v->type, size, &pf);
 	if (v->burst_only)
-		return pf.burst_iops + 1e-9 >= v->iops &&
-			pf.burst_mibps + 1e-9 >= v->mibps;
-	if (pf.baseline_iops + 1e-9 < v->iops || pf.baseline_mibps + 1e-9 < v->mibps)
+		return pf.burst_iops + MODEL_EPS >= v->iops &&
+			pf.burst_mibps + MODEL_EPS >= v->mibps;
+	if (pf.baseline_iops + MODEL_EPS < v->iops || pf.baseline_mibps + MODEL_EPS < v->mibps)
 		return 0;
 	if (v->peak_iops <= 0)
 		return 1;
 	/* a peak above baseline must fit in the bucket and refill between */
-	if (pf.burst_iops + 1e-9 < v->peak_iops || pf.burst_mibps + 1e-9 < v->peak_mibps)
+	if (pf.burst_iops + MODEL_EPS < v->peak_iops || pf.burst_mibps + MODEL_EPS < v->peak_mibps)
 		return 0;
 	base = is_hdd(v->type) ? pf.baseline_mibps : pf.baseline_iops;
 	need = spend_rate(v->type, v->peak_iops, v->peak_mibps);
-	if (need <= base + 1e-9)
+	if (need <= base + MODEL_EPS)
 		return 1;
 	spend = (need - base) * v->peak_s;
-	return spend <= pf.bucket + 1e-9 &&
+	return spend <= pf.bucket + MODEL_EPS &&
 		spend <= (base - spend_rate(v->type, v->iops, v->mibps)) *
-				 (v->period_s - v->peak_s) + 1e-9;
+				 (v->period_s - v->peak_s) + MODEL_EPS;
 }
 
 /*
@@ -259,8 +264,8 @@ static void limit_text(enum vol_type t, const char *verb, double have_iops,
 		       double have_mibps, double need_iops, double need_mibps,
 		       char *why, size_t whylen)
 {
-	int short_iops = have_iops + 1e-9 < need_iops;
-	int short_mibps = have_mibps + 1e-9 < need_mibps;
+	int short_iops = have_iops + MODEL_EPS < need_iops;
+	int short_mibps = have_mibps + MODEL_EPS < need_mibps;
 
 	if (short_mibps && (is_hdd(t) || !short_iops))
 		snprintf(why, whylen, "one %s volume %s at most %g MiB/s (%g needed)",
@@ -285,10 +290,10 @@ static int best_by_size(const struct volume_limits *lim, struct vol_need *v,
 	if (is_hdd(v->type)) {
 		double cap = v->type == VT_ST1 ? 500 : 250;   /* T1: 1 MiB I/O */
 
-		if (v->iops > cap + 1e-9) {
+		if (v->iops > cap + MODEL_EPS) {
 			snprintf(why, whylen,
 				 "one %s volume carries at most %g I/O per second, each counted as 1 MiB (%g needed)",
-				 model_type_name(v->type), cap, ceil(v->iops - 1e-9));
+				 model_type_name(v->type), cap, ceil(v->iops - MODEL_EPS));
 			return 0;
 		}
 	}
@@ -305,8 +310,8 @@ static int best_by_size(const struct volume_limits *lim, struct vol_need *v,
 		if (v->burst_only)
 			limit_text(v->type, "bursts to", pf.burst_iops, pf.burst_mibps,
 				   v->iops, v->mibps, why, whylen);
-		else if (v->peak_iops > 0 && pf.baseline_iops + 1e-9 >= v->iops &&
-			 pf.baseline_mibps + 1e-9 >= v->mibps)
+		else if (v->peak_iops > 0 && pf.baseline_iops + MODEL_EPS >= v->iops &&
+			 pf.baseline_mibps + MODEL_EPS >= v->mibps)
 			snprintf(why, whylen, "no %s size both sustains the need and covers the peak from credits",
 				 model_type_name(v->type));
 		else
@@ -328,7 +333,7 @@ static int best_standard(const struct volume_limits *lim, double iops_v,
 	struct perf pf;
 
 	vol_perf(VT_STANDARD, 1, &pf);
-	if (iops_v > pf.baseline_iops + 1e-9 || mibps_v > pf.baseline_mibps + 1e-9) {
+	if (iops_v > pf.baseline_iops + MODEL_EPS || mibps_v > pf.baseline_mibps + MODEL_EPS) {
 		limit_text(VT_STANDARD, "averages", pf.baseline_iops,
 			   pf.baseline_mibps, iops_v, mibps_v, why, whylen);
 		return 0;
@@ -370,7 +375,7 @@ int solver_best_of_type(const struct volume_limits *lim,
 			vol_perf(t, cfg.size_gib, &pf);
 			base = is_hdd(t) ? pf.baseline_mibps : pf.baseline_iops;
 			spend = spend_rate(t, v.peak_iops, v.peak_mibps) - base;
-			out->peak_covered = spend > 1e-9;
+			out->peak_covered = spend > MODEL_EPS;
 			if (out->peak_covered)
 				out->burst_seconds = pf.bucket / spend;
 		}
@@ -378,7 +383,7 @@ int solver_best_of_type(const struct volume_limits *lim,
 		demand(t, nd, peak_ops(nd), &iops, &mibps);
 		if (t == VT_GP3)
 			ok = best_gp3(lim, iops / kk, mibps / kk, size_v, &cfg, why, whylen);
-		else if (t == VT_IO1 || t == VT_IO2)
+		else if (model_type_needs_iops(t))
 			ok = best_piops(lim, iops / kk, mibps / kk, size_v, &cfg, why, whylen);
 		else
 			ok = best_standard(lim, iops / kk, mibps / kk, size_v, &cfg, why, whylen);
@@ -448,9 +453,9 @@ static int cmp_option(const void *a, const void *b)
 
 	if (x->sustained != y->sustained)
 		return y->sustained - x->sustained;
-	if (x->cost.total < y->cost.total - 1e-9)
+	if (x->cost.total < y->cost.total - MODEL_EPS)
 		return -1;
-	if (x->cost.total > y->cost.total + 1e-9)
+	if (x->cost.total > y->cost.total + MODEL_EPS)
 		return 1;
 	if (x->cfg.count != y->cfg.count)
 		return x->cfg.count < y->cfg.count ? -1 : 1;
@@ -514,7 +519,7 @@ static void solve_type(const struct solver_input *in, enum vol_type t,
 		if (!solver_best_of_type(in->lim[t], in->prices[t], nd, k, &cur,
 					 why, sizeof(why)))
 			continue;
-		if (!have_best || cur.cost.total < best.cost.total - 1e-9) {
+		if (!have_best || cur.cost.total < best.cost.total - MODEL_EPS) {
 			best = cur;
 			best_k = k;
 			have_best = 1;

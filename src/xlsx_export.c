@@ -701,6 +701,30 @@ static int zip_complete(const char *path)
 	return ok ? 0 : -1;
 }
 
+/*
+ * In constant-memory mode libxlsxwriter writes each sheet's rows to a
+ * temporary file and ignores write errors there: a full disk or a file
+ * size limit gave a workbook with a truncated sheet and no error.  Flush
+ * them before the close and check: 0, or -1 with errno set.
+ */
+static int sheets_written(lxw_workbook *wb)
+{
+	lxw_worksheet *ws;
+
+	LXW_FOREACH_WORKSHEET(ws, wb) {
+		FILE *f = ws->optimize_tmpfile;
+
+		if (!f)
+			continue;
+		if (fflush(f) || ferror(f)) {
+			if (!errno)
+				errno = EIO;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 		char *err)
 {
@@ -736,6 +760,10 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 		rc = write_notes(&b, doc, err);
 	if (!rc)
 		rc = write_about(&b, doc, to, err);
+	errno = 0;
+	if (!rc && sheets_written(b.wb))
+		rc = ebs_fail(err, EBS_ERR_IO, "temporary sheet data in '%s': %s",
+			      dir, strerror(errno));
 	muted = mute_stderr();
 	errno = 0;
 	le = workbook_close(b.wb);

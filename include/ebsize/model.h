@@ -32,6 +32,10 @@ const char *model_type_name(enum vol_type t);
 /* 1 when IOPS (gp3, io1, io2) / MiB/s (gp3) of t are bought, and priced. */
 int model_type_buys_iops(enum vol_type t);
 int model_type_buys_throughput(enum vol_type t);
+/* 1 when t sells every IOPS, none included (io1, io2): they must be given. */
+int model_type_needs_iops(enum vol_type t);
+/* 1 when each I/O request of t is billed (standard, T4). */
+int model_type_bills_io(enum vol_type t);
 /* 0 and *out set when s names a volume type (case-insensitive), else -1. */
 int model_type_parse(const char *s, enum vol_type *out);
 

@@ -79,7 +79,7 @@ expect_err "error: cannot open '$T/missing': No such file or directory" "a missi
 usage_error "burst without size" "missing --size GIB" burst --load 100
 usage_error "burst without load" "give either --load RATE or --profile FILE" burst --size 100
 usage_error "burst gp3" "--type must be gp2, st1 or sc1 (the types with a credit bucket), not 'gp3'" burst --size 100 --type gp3 --load 1
-usage_error "burst small st1" "st1 volumes are at least 125 GiB" burst --size 100 --type st1 --load 1
+usage_error "burst small st1" "st1 volumes are 125 to 16384 GiB under the rules in force today; 100 GiB is out of range" burst --size 100 --type st1 --load 1
 usage_error "burst both idle and credits" "give --idle or --credits, not both" burst --size 100 --load 1 --idle 5 --credits 5%
 usage_error "burst bad credits" "--credits must be a percentage (0% to 100%) or a count up to 5400000, not '120%'" burst --size 100 --load 1 --credits 120%
 

@@ -114,7 +114,7 @@ if mkdir "$T/full" && mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; th
 	mounts="$mounts $T/full"
 	run --format xlsx -o "$T/full/x.xlsx" burst --size 100 --load 3000 --duration 20000
 	expect_rc 1 "a workbook on a full file system exits 1"
-	expect_err "error: cannot write '$T/full/x.xlsx': No space left on device" \
+	expect_err "error: cannot write '$T/full/x.xlsx': temporary sheet data in '$T/full': No space left on device" \
 		"a full file system (xlsx): the message"
 	only_files "$T/full" "" "a full file system (xlsx): no file"
 	run --format csv -o "$T/full/x.csv" burst --size 100 --load 3000 --timeline --duration 20000
@@ -132,14 +132,23 @@ else
 	ok "# skip full tmpfs (cannot mount here); ulimit -f below"
 fi
 
-# --- a file-size limit (ulimit -f: EFBIG, not death by SIGXFSZ); burst
-# needs no database, which the limit would also stop
-(ulimit -f 16 && "$EBSIZE" --format xlsx -o "$D/lim.xlsx" burst --size 100 --load 3000 \
-	--duration 20000 >"$T/out" 2>"$T/err")
+# --- a file-size limit (ulimit -f, in KiB: EFBIG, not death by SIGXFSZ).
+# 1 MiB leaves the database (~0.6 MB) alone; the 60,000 s timeline is a
+# sheet of ~5.5 MB of XML (compressed ~0.6 MB), whose temporary data
+# libxlsxwriter would have cut short without a word: the error must say so
+(ulimit -f 1024 && "$EBSIZE" --db "$DB" --format xlsx -o "$D/lim.xlsx" burst --size 100 --load 3000 \
+	--duration 60000 >"$T/out" 2>"$T/err")
 rc=$?
 expect_rc 1 "over ulimit -f exits 1"
-expect_err "error: cannot write '$D/lim.xlsx': File too large" "over ulimit -f: the message"
+expect_err "error: cannot write '$D/lim.xlsx': temporary sheet data in '$D': File too large" \
+	"over ulimit -f: the message names the sheet data, not a truncated workbook"
 only_files "$D" "keep.csv" "over ulimit -f: no file"
+(ulimit -f 1024 && "$EBSIZE" --db "$DB" --format csv -o "$D/lim.csv" burst --size 100 --load 3000 \
+	--timeline --duration 60000 >"$T/out" 2>"$T/err")
+rc=$?
+expect_rc 1 "a stream over ulimit -f exits 1"
+expect_err "error: cannot write '$D/lim.csv': File too large" "a stream over ulimit -f: the message"
+only_files "$D" "keep.csv" "a stream over ulimit -f: no file"
 
 # --- signals during a big export (3,000,000 rows): nothing left
 # sig NAME CODE: start the export with NAME at its default action (a shell
