@@ -151,16 +151,18 @@ static int absolute(const char *target, char *out, size_t n, char *dir,
 		    size_t dn, char *err)
 {
 	char *a = xstrdup(target), *b = xstrdup(target);
-	char real[PATH_MAX];
+	char *real = realpath(dirname(a), NULL);
 	int rc = EBS_OK;
 
-	if (!realpath(dirname(a), real))
+	if (!real)
 		rc = ebs_fail(err, EBS_ERR_IO, "cannot use target '%s': %s", target,
 			      strerror(errno));
-	else {
-		xsnprintf(dir, dn, "%s", real);
-		xsnprintf(out, n, "%s/%s", strcmp(real, "/") ? real : "", basename(b));
-	}
+	else if (xsnprintf_fit(dir, dn, "%s", real) ||
+		 xsnprintf_fit(out, n, "%s/%s", strcmp(real, "/") ? real : "",
+			       basename(b)))
+		rc = ebs_fail(err, EBS_ERR_USAGE, "cannot use target '%s': its absolute path is longer than %zu bytes",
+			      target, n - 1);
+	free(real);
 	free(a);
 	free(b);
 	return rc;
@@ -170,17 +172,18 @@ static int absolute(const char *target, char *out, size_t n, char *dir,
 static int check_odirect(const struct bench_target_info *info,
 			 const char *dir, char *err, char *hint)
 {
-	char probe[PATH_MAX];
 	int fd, e;
 
 	if (info->exists) {
 		fd = open(info->path, O_RDONLY | O_DIRECT);
 	} else {
-		xsnprintf(probe, sizeof(probe), "%s/.ebsize-odirect-probe.%ld", dir,
-			  (long)getpid());
+		char *probe = xstrfmt("%s/.ebsize-odirect-probe.%ld", dir,
+				      (long)getpid());
+
 		fd = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_DIRECT, 0600);
 		e = errno;
 		unlink(probe);
+		free(probe);
 		errno = e;
 	}
 	if (fd >= 0) {

@@ -55,11 +55,16 @@ static int read_one(const struct bench_import_files *f, size_t i, struct bench_r
 	struct bench_phase_result *p = NULL;
 	struct bench_sample **s = NULL;
 	size_t *ns = NULL, np = 0, nl;
-	char **logs = xcalloc(f->nlogs + 1, sizeof(*logs));
+	char **logs;
 	char version[32];
 	long seq = bench_import_seq(f->json[i]);
 	int rc, intr = 0;
 
+	/* the path is stored with each phase: refused, never cut short */
+	if (strlen(f->json[i]) >= BENCH_PATH_LEN)
+		return ebs_fail(err, EBS_ERR_USAGE, "cannot import '%s': its path is longer than %d bytes",
+				f->json[i], BENCH_PATH_LEN - 1);
+	logs = xcalloc(f->nlogs + 1, sizeof(*logs));
 	nl = bench_import_logs_for(f, i, logs, err, &rc);
 	if (!rc)
 		rc = bench_read_outputs(f->json[i], logs, nl, &p, &s, &ns, &np,

@@ -181,17 +181,24 @@ static char *default_results(struct cli_ctx *ctx)
 static int absolute_dir(const char *dir, char **out, char *err)
 {
 	char *probe = xstrfmt("%s/.", dir);
-	char real[4096];
+	char *real;
 	int rc = mkdir_parents(probe, err);
 
 	free(probe);
 	*out = NULL;
 	if (rc)
 		return rc;
-	if (!realpath(dir, real))
+	if (!(real = realpath(dir, NULL)))
 		return ebs_fail(err, EBS_ERR_IO, "cannot use results directory '%s': %s",
 				dir, strerror(errno));
-	*out = xstrdup(real);
+	/* room for "/run-N/NN-phase.json" in the stored paths */
+	if (strlen(real) > BENCH_PATH_LEN - 160) {
+		rc = ebs_fail(err, EBS_ERR_USAGE, "cannot use results directory '%s': its absolute path is longer than %d bytes",
+			      dir, BENCH_PATH_LEN - 160);
+		free(real);
+		return rc;
+	}
+	*out = real;
 	return EBS_OK;
 }
 

@@ -17,15 +17,38 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * A message longer than the buffer (a very long path quoted in it) keeps
+ * its start and its end, where the reason is, around "...": cut at
+ * UTF-8 character boundaries.
+ */
 int ebs_fail(char *err, int code, const char *fmt, ...)
 {
 	va_list ap;
+	char *m;
+	size_t len, head, tail;
 
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err, EBS_ERRLEN, fmt, ap);
-		va_end(ap);
+	if (!err)
+		return code;
+	va_start(ap, fmt);
+	m = xvstrfmt(fmt, ap);
+	va_end(ap);
+	len = strlen(m);
+	if (len < EBS_ERRLEN) {
+		memcpy(err, m, len + 1);
+		free(m);
+		return code;
 	}
+	head = EBS_ERRLEN / 2 - 2;
+	while (head && ((unsigned char)m[head] & 0xc0) == 0x80)
+		head--;
+	tail = len - (EBS_ERRLEN - head - 4);
+	while (tail < len && ((unsigned char)m[tail] & 0xc0) == 0x80)
+		tail++;
+	memcpy(err, m, head);
+	memcpy(err + head, "...", 3);
+	memcpy(err + head + 3, m + tail, len - tail + 1);
+	free(m);
 	return code;
 }
 
@@ -131,6 +154,19 @@ void xsnprintf(char *dst, size_t n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(dst, n, fmt, ap);
 	va_end(ap);
+}
+
+int xsnprintf_fit(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	if (!n)
+		return -1;
+	va_start(ap, fmt);
+	len = vsnprintf(dst, n, fmt, ap);
+	va_end(ap);
+	return len >= 0 && (size_t)len < n ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- numbers */

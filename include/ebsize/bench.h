@@ -18,6 +18,9 @@
 
 #define BENCH_MAX_PHASES 32
 #define BENCH_NAME_LEN 48
+/* Longest path a run stores (target, fio output files): a longer one is
+ * refused with a message, never cut short. */
+#define BENCH_PATH_LEN 4096
 
 /* ------------------------------------------------------------ profiles */
 
@@ -111,7 +114,7 @@ struct bench_phase_result {
 	double model_steady_iops;
 	char started_at[32];
 	char finished_at[32];
-	char raw_output[512];        /* the fio JSON kept under --results */
+	char raw_output[BENCH_PATH_LEN];        /* the fio JSON kept under --results */
 	char notes[256];
 };
 
@@ -132,7 +135,7 @@ struct bench_run {
 	char fio_version[32];
 	char host[128];
 	char kernel[128];
-	char target[1024];
+	char target[BENCH_PATH_LEN];
 	char device[64];
 	char filesystem[32];
 	char ebs_volume_id[32];
@@ -201,7 +204,7 @@ int bench_model_expect(const char *volume_type, double size_gib, long iops,
 
 /* What ebsize found out about the test file and what holds it. */
 struct bench_target_info {
-	char path[1024];             /* absolute */
+	char path[BENCH_PATH_LEN];   /* absolute */
 	int exists;
 	int is_block;
 	int is_symlink;              /* path itself is a symbolic link */

@@ -109,7 +109,7 @@ int db_each_instance(struct db *db, const char *name, const char *family,
  */
 struct bench_evidence {
 	long long run_id;
-	char label[96];
+	char label[128];            /* as struct bench_run's */
 	char source[32];
 	char instance_type[48];
 	double size_gib;            /* NAN when unknown */

@@ -35,6 +35,10 @@ char *xvstrfmt(const char *fmt, va_list ap);
 /* snprintf that always terminates and never reports truncation as error. */
 void xsnprintf(char *dst, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same; 0 when the whole text fit, -1 when it was cut short (for the
+ * places where a cut would be a wrong answer: paths, stored names). */
+int xsnprintf_fit(char *dst, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Strict parsers for numbers that come from outside: the whole string must

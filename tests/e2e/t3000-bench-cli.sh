@@ -65,3 +65,16 @@ expect_json phases.1.iops.b_over_a "$(/usr/bin/python3 -c 'print(601/3025)')" "B
 run bench resume 1
 expect_rc 1 "a published run cannot be resumed"
 expect_err "error: run 1 was not measured by 'ebsize bench run'; only those can be resumed" "resume published message"
+
+# a target whose absolute path does not fit what a run stores (4,095
+# bytes) is refused, never cut short: 19 directories of 200 bytes and a
+# 255-byte name are 4,075 bytes below $T; the message keeps its reason
+long="$T/$(/usr/bin/python3 -c "print('/'.join(['d' * 200] * 19))")"
+mkdir -p "$long"
+name=$(/usr/bin/python3 -c "print('t' * 255)")
+run bench run --target "$long/$name" --profile quick
+expect_rc 1 "a target path over 4,095 bytes exits 1"
+expect_err_has "its absolute path is longer than 4095 bytes" "... and says so, with the limit"
+[ -z "$(ls -A "$long")" ] && ok "... and creates nothing" || fail "... and creates nothing"
+run --format json bench import --label "$(/usr/bin/python3 -c "print('x' * 121)")" "$FIXTURES/fio"
+expect_rc 2 "a label over 120 characters is a usage error"

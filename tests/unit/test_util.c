@@ -70,11 +70,57 @@ static void test_sbuf(void)
 	sbuf_release(&sb);
 }
 
+/* Every 0xc3 followed by 0xa9 and every 0xa9 preceded by 0xc3. */
+static int pairs_whole(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; u[i]; i++)
+		if ((u[i] == 0xc3 && u[i + 1] != 0xa9) ||
+		    (u[i] == 0xa9 && (!i || u[i - 1] != 0xc3)))
+			return 0;
+	return 1;
+}
+
+/* Paths and long messages: a cut is said, never silent (issue 16). */
+static void test_lengths(void)
+{
+	char b[8], err[EBS_ERRLEN], path[3000];
+	size_t len;
+
+	CHECK(xsnprintf_fit(b, sizeof(b), "%s", "1234567") == 0 && !strcmp(b, "1234567"),
+	      "xsnprintf_fit: 7 chars fit in 8");
+	CHECK(xsnprintf_fit(b, sizeof(b), "%s", "12345678") == -1 && !strcmp(b, "1234567"),
+	      "xsnprintf_fit: 8 chars in 8 is a cut, terminated");
+	CHECK(xsnprintf_fit(b, 0, "x") == -1, "xsnprintf_fit: no room at all");
+
+	/* a 2,999-byte path quoted in a message: start and reason kept */
+	memset(path, 'p', sizeof(path) - 1);
+	path[sizeof(path) - 1] = '\0';
+	path[0] = '/';
+	CHECK(ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s", path, "Permission denied") ==
+	      EBS_ERR_IO, "ebs_fail: returns the code");
+	len = strlen(err);
+	CHECK(len == EBS_ERRLEN - 1, "ebs_fail: a long message fills the buffer (%zu)", len);
+	CHECK(!strncmp(err, "cannot open '/ppp", 17), "ebs_fail: the start is kept");
+	CHECK(strstr(err, "...") && str_ends_with(err, "ppp': Permission denied"),
+	      "ebs_fail: the end, the reason, is kept: ...%s", err + len - 30);
+	/* a UTF-8 character is never split: 2-byte 'é' everywhere */
+	for (size_t i = 0; i + 2 < sizeof(path); i += 2)
+		memcpy(path + i, "\xc3\xa9", 2);
+	path[sizeof(path) - 1 - (sizeof(path) - 1) % 2] = '\0';
+	ebs_fail(err, EBS_ERR_IO, "'%s': bad", path);
+	CHECK(pairs_whole(err), "ebs_fail: the cut keeps every character whole");
+	ebs_fail(err, EBS_ERR_IO, "short %d", 1);
+	CHECK(!strcmp(err, "short 1"), "ebs_fail: a short message unchanged");
+}
+
 void test_util(void)
 {
 	test_parse();
 	test_csv();
 	test_sbuf();
+	test_lengths();
 }
 
 /* Control characters made visible (issue 13: terminal escapes from input). */
