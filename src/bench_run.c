@@ -160,7 +160,7 @@ static int absolute(const char *target, char *out, size_t n, char *dir,
 	else if (xsnprintf_fit(dir, dn, "%s", real) ||
 		 xsnprintf_fit(out, n, "%s/%s", strcmp(real, "/") ? real : "",
 			       basename(b)))
-		rc = ebs_fail(err, EBS_ERR_USAGE, "cannot use target '%s': its absolute path is longer than %zu bytes",
+		rc = ebs_fail(err, EBS_ERR_TOO_BIG, "cannot use target '%s': its absolute path is longer than %zu bytes",
 			      target, n - 1);
 	free(real);
 	free(a);

@@ -62,7 +62,7 @@ static int read_one(const struct bench_import_files *f, size_t i, struct bench_r
 
 	/* the path is stored with each phase: refused, never cut short */
 	if (strlen(f->json[i]) >= BENCH_PATH_LEN)
-		return ebs_fail(err, EBS_ERR_USAGE, "cannot import '%s': its path is longer than %d bytes",
+		return ebs_fail(err, EBS_ERR_TOO_BIG, "'%s': its path is longer than %d bytes",
 				f->json[i], BENCH_PATH_LEN - 1);
 	logs = xcalloc(f->nlogs + 1, sizeof(*logs));
 	nl = bench_import_logs_for(f, i, logs, err, &rc);

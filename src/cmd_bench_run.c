@@ -193,7 +193,7 @@ static int absolute_dir(const char *dir, char **out, char *err)
 				dir, strerror(errno));
 	/* room for "/run-N/NN-phase.json" in the stored paths */
 	if (strlen(real) > BENCH_PATH_LEN - 160) {
-		rc = ebs_fail(err, EBS_ERR_USAGE, "cannot use results directory '%s': its absolute path is longer than %d bytes",
+		rc = ebs_fail(err, EBS_ERR_TOO_BIG, "cannot use results directory '%s': its absolute path is longer than %d bytes",
 			      dir, BENCH_PATH_LEN - 160);
 		free(real);
 		return rc;
