@@ -21,7 +21,7 @@ fi
 
 for f in src/*.c; do
 	case $f in
-	src/cmd_*.c|src/cli.c|src/cli_doc.c|src/opt.c|src/msg.c|src/main.c) continue ;;
+	src/cmd_*.c|src/cli.c|src/cli_*.c|src/opt.c|src/msg.c|src/main.c) continue ;;
 	esac
 	hits=$(grep -nE '#include "(ebsize/(cli|opt|msg)\.h|cmd_[a-z_]*\.h)"' "$f")
 	if [ -n "$hits" ]; then
