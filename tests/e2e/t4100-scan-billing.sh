@@ -381,3 +381,30 @@ run --format json scan "$B/cur2-currency-mix-generated.csv"
 expect_rc 0 "a file mixing currencies scans"
 expect_bill 'd["billing_files"][0]["bad"]["currency"]' 1 "currency mix: one row counted"
 expect_err_has "line 3: currency \"CNY\" in a file billed in USD; skipped" "currency mix: named with its line"
+
+# ---------------------------------------------------------------- unpriced
+# GENERATED CUR 2.0 rows: gp2 in ap-east-2 (no prices in the embedded
+# snapshot: `ebsize pricing regions`), io2 in eu-west-3 (prices, but none
+# for io2: the 2022 extract predates it there), and a file billed in EUR
+# for us-east-1 (prices in USD): counted, warned about, never priced
+H='line_item_usage_type,line_item_resource_id,line_item_usage_amount,pricing_unit,line_item_usage_start_date,line_item_usage_end_date,line_item_unblended_cost,line_item_currency_code,line_item_product_code,line_item_line_item_type,product_region_code'
+printf '%s\n' "$H" \
+	'APE2-EBS:VolumeUsage.gp2,vol-0ddd0000000000001,0.1388888889,GB-Mo,2025-02-01T00:00:00Z,2025-02-01T01:00:00Z,0.0139,USD,AmazonEC2,Usage,ap-east-2' \
+	'EUW3-EBS:VolumeUsage.io2,vol-0ddd0000000000002,0.1388888889,GB-Mo,2025-02-01T00:00:00Z,2025-02-01T01:00:00Z,0.0139,USD,AmazonEC2,Usage,eu-west-3' \
+	>"$T/unpriced.csv"
+printf '%s\n' "$H" \
+	'EBS:VolumeUsage.gp2,vol-0ddd0000000000003,0.1388888889,GB-Mo,2025-02-01T00:00:00Z,2025-02-01T01:00:00Z,0.0139,EUR,AmazonEC2,Usage,us-east-1' \
+	>"$T/eur.csv"
+run --format json scan "$T/unpriced.csv" "$T/eur.csv"
+expect_rc 1 "nothing priced: the report, then exit 1"
+expect_bill 'd["summary"]["skipped_no_price"]' 2 "two volumes without prices"
+expect_bill 'd["summary"]["skipped_no_price_regions"]' "ap-east-2, eu-west-3" "their regions in the summary"
+expect_bill 'd["billing"]["other_currency"]' 1 "one billed in another currency"
+expect_bill 'tot("currency", "EUR", "EUR")["unpriced"]' 1 "EUR totalled apart, unpriced"
+expect_bill 'tot("currency", "USD")["billed"]' 0.0278 "unpriced volumes' billed cost in the totals" 1e-9
+expect_err_has "warning: no prices for region 'ap-east-2': its volumes are skipped (counted in the summary)" \
+	"no prices: the region warned about"
+expect_err_has "hint: get them with 'ebsize pricing fetch --region ap-east-2'" "no prices: how to get them"
+expect_err_has "warning: no io2 prices for region 'eu-west-3'" "no io2 prices: the type named"
+expect_err_has "warning: '$T/eur.csv': line 2: volume 'vol-0ddd0000000000003' is billed in EUR, the prices of region 'us-east-1' are in USD: not compared; skipped" \
+	"another currency: named, not compared"
