@@ -44,7 +44,11 @@ int billing_read_file(struct billing_data *d, const char *path, char *err)
 	/* a truncated gzip ends in a short read, then Z_BUF_ERROR */
 	if (n < 0 || (gzerror(gz, &zerr), zerr == Z_BUF_ERROR)) {
 		const char *m = gzerror(gz, &zerr);
+		size_t pl = strlen(path);
 
+		/* zlib's message starts with the path again */
+		if (!strncmp(m, path, pl) && !strncmp(m + pl, ": ", 2))
+			m += pl + 2;
 		rc = ebs_fail(err, zerr == Z_ERRNO ? EBS_ERR_IO : EBS_ERR_PARSE,
 			      "cannot read '%s': %s", path,
 			      zerr == Z_ERRNO ? strerror(errno) : m);

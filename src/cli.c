@@ -272,10 +272,6 @@ static int apply_globals(struct cli_ctx *ctx, const struct globals *g,
 		msg_usage_error(NULL, "--format xlsx writes a workbook: give -o FILE");
 		return -1;
 	}
-	if (ctx->table && ctx->format != OUT_CSV) {
-		msg_usage_error(NULL, "--table picks the table of --format csv");
-		return -1;
-	}
 	for (size_t i = 0; i <= ctx->nregions; i++) {
 		const char *r = i < ctx->nregions ? ctx->regions[i] : ctx->region;
 
@@ -285,6 +281,37 @@ static int apply_globals(struct cli_ctx *ctx, const struct globals *g,
 		}
 	}
 	return 0;
+}
+
+/*
+ * --table names the CSV table to write, so it needs --format csv -- unless
+ * an option of the command that owns it (OPT_OWNS_TABLE) is given.
+ * may_own: c has such an option (decided once its options are parsed).
+ */
+static int table_misused(const struct cli_ctx *ctx)
+{
+	return ctx->table && ctx->format != OUT_CSV;
+}
+
+static int may_own_table(const struct cmd *c)
+{
+	for (const struct opt *o = c && c->opts ? c->opts : NULL; o && o->name; o++)
+		if (o->flags & OPT_OWNS_TABLE)
+			return 1;
+	return 0;
+}
+
+static int owns_table(const struct cmd *c, const struct opt_seen *seen)
+{
+	for (const struct opt *o = c->opts; o && o->name; o++)
+		if ((o->flags & OPT_OWNS_TABLE) && opt_given(c->opts, seen, o->name))
+			return 1;
+	return 0;
+}
+
+static int table_usage_error(void)
+{
+	return msg_usage_error(NULL, "--table picks the table of --format csv");
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -604,6 +631,10 @@ static int run_cmd(struct cli_ctx *ctx, const struct cmd *c, int argc,
 	ctx->cmd = c;
 	ctx->operands = operands.v;
 	ctx->noperands = operands.n;
+	if (table_misused(ctx) && !owns_table(c, &ctx->seen)) {
+		rc = table_usage_error();
+		goto out;
+	}
 	if (c->check && (rc = c->check(ctx, args)))
 		goto out;
 	if (!(c->flags & CMD_OUTPUT_DIR) && open_output(ctx)) {
@@ -637,6 +668,10 @@ int cli_main(int argc, char **argv)
 		rc = apply_globals(&ctx, &g, &seen);
 	}
 	opt_list_release(&g.regions);
+	/* a command that may own --table checks it once its options are read */
+	if (!rc && table_misused(&ctx) &&
+	    !(argc >= 2 && may_own_table(find_in(commands, argv[1]))))
+		rc = table_usage_error();
 	if (rc)
 		return finish_ctx(&ctx, EXIT_USAGE);
 	if (g.version)

@@ -1,15 +1,18 @@
 /*
  * cmd_scan.c - `ebsize scan`: read an inventory (describe-volumes pages,
- * kubectl PV/StorageClass lists, CloudWatch metric data, a usage CSV),
- * analyse every volume and report findings with savings, risk, confidence
- * and the commands that apply them; totals by category, region and tag.
- * `ebsize scan --metric-queries VOLUMES.json` writes the GetMetricData
- * queries the analysis reads back.
+ * kubectl PV/StorageClass lists, CloudWatch metric data, a usage CSV,
+ * FOCUS / CUR billing exports), analyse every volume and report findings
+ * with savings, risk, confidence and the commands that apply them; totals
+ * by category, region and tag.  `ebsize scan --metric-queries
+ * VOLUMES.json` writes the GetMetricData queries the analysis reads back;
+ * `ebsize scan --emit-sql duckdb|athena` the billing analysis as SQL.
  *
  * This file holds the options and the run; the files are read by
- * cmd_scan_input.c, the findings rendered by cmd_scan_report.c (private
- * header cmd_scan.h).  Parsing is inventory_parse.c's, the per-volume
- * rules scan_fleet.c's, judging scan.c's, pricing model.c's.
+ * cmd_scan_input.c, the findings rendered by cmd_scan_report.c, billing
+ * exports joined and reported by cmd_scan_billing.c (private header
+ * cmd_scan.h).  Parsing is inventory_parse.c's and billing_parse.c's, the
+ * per-volume rules scan_fleet.c's and billing_rules.c's, judging scan.c's,
+ * pricing model.c's.
  */
 #include "cmd_scan.h"
 
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebsize/billing.h"
 #include "ebsize/db.h"
 #include "ebsize/inventory.h"
 #include "ebsize/model.h"
@@ -29,6 +33,10 @@
 /* ------------------------------------------------------------ options */
 
 #define A(f) offsetof(struct scan_args, f)
+
+/* in the order of enum bill_dialect */
+const char *const scan_dialect_names[] = { "duckdb", "athena", NULL };
+const char *const scan_schema_names[] = { "focus", "cur2", "cur", NULL };
 
 static const struct opt scan_opts[] = {
 	{ "metrics", 0, OPT_LIST, A(metrics), "FILE",
@@ -58,6 +66,16 @@ static const struct opt scan_opts[] = {
 	  "in-use volumes of a describe-volumes FILE", .flags = OPT_PATH },
 	{ "period", 0, OPT_INT, A(period_s), "S",
 	  "metric period in seconds", .min = 60, .max = 86400, .def = "300", .unit = OPT_UNIT_SECONDS },
+	{ "emit-sql", 0, OPT_ENUM, A(emit_sql), "DIALECT",
+	  "print the billing analysis as one SQL query for\n"
+	  "duckdb or athena (no input files; the global\n"
+	  "--table NAME is the table it reads)",
+	  .choices = scan_dialect_names, .noun = "SQL dialect",
+	  .flags = OPT_OWNS_TABLE },
+	{ "schema", 0, OPT_ENUM, A(schema), "SCHEMA",
+	  "--emit-sql: the export's columns: focus, cur2 or\n"
+	  "cur (legacy CUR)", .choices = scan_schema_names,
+	  .noun = "billing schema", .def = "focus" },
 	{ NULL }
 };
 
@@ -78,19 +96,30 @@ static int check(struct cli_ctx *ctx, void *args)
 	a->opts.alarm_lead_s = a->alarm_minutes * 60.0;
 	a->files = ctx->operands;
 	a->nfiles = ctx->noperands;
+	if (cli_given(ctx, "emit-sql")) {
+		if (a->nfiles || a->queries)
+			return msg_usage_error(c_, "--emit-sql takes no input files: it prints SQL to run where the bill is");
+		if (ctx->format_set)
+			return msg_usage_error(c_, "--emit-sql prints SQL: --format does not apply");
+		if (ctx->table && !billing_sql_table_ok(ctx->table))
+			return msg_usage_error(c_, "--table '%s' is not a plain table name ([schema.]table: letters, digits, _, quotes)",
+					       ctx->table);
+		return EXIT_OK;
+	}
+	if (cli_given(ctx, "schema"))
+		return msg_usage_error(c_, "--schema goes with --emit-sql");
 	if (a->queries && a->nfiles)
 		return msg_usage_error(c_, "--metric-queries takes no other input files");
 	if (!a->queries && !a->nfiles)
-		return msg_usage_error(c_, "missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output)");
+		return msg_usage_error(c_, "missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export)");
 	return EXIT_OK;
 }
 
 /* ------------------------------------------------------------ command */
 
-/* The prices of a region (scan_prices_fn), loaded once; NULL: none. */
-static const struct price_set *prices_for(void *arg, const char *region)
+const struct price_set *scan_prices_for(struct scan_state *st,
+					const char *region)
 {
-	struct scan_state *st = arg;
 	struct scan_region_prices *rp;
 	char err[EBS_ERRLEN];
 
@@ -102,6 +131,12 @@ static const struct price_set *prices_for(void *arg, const char *region)
 	xsnprintf(rp->region, sizeof(rp->region), "%s", region);
 	rp->ok = !db_load_prices(st->ctx->db, region, NULL, &rp->ps, err);
 	return rp->ok ? &rp->ps : NULL;
+}
+
+/* The prices of a region (scan_prices_fn), loaded once; NULL: none. */
+static const struct price_set *prices_for(void *arg, const char *region)
+{
+	return scan_prices_for(arg, region);
 }
 
 /* The fleet rules' options from the command line. */
@@ -132,6 +167,7 @@ static void state_release(struct scan_state *st)
 	inv_metrics_release(&st->metrics);
 	inv_usage_release(&st->usage);
 	inv_warnings_release(&st->warn);
+	scan_billing_release(st);
 	if (st->stdin_in.data)
 		scan_input_close(&st->stdin_in);
 }
@@ -147,6 +183,8 @@ static int run(struct cli_ctx *ctx, void *args)
 
 	if (a->queries)
 		return scan_write_queries(a, ctx);
+	if (cli_given(ctx, "emit-sql"))
+		return scan_emit_sql(a, ctx);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.a = a;
@@ -160,11 +198,14 @@ static int run(struct cli_ctx *ctx, void *args)
 	if (scan_load_inputs(&st, kinds))
 		goto out;
 	/* StorageClasses alone still have cluster findings */
-	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st.k8s.npv && !st.k8s.nsc) {
-		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output");
+	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st.k8s.npv && !st.k8s.nsc &&
+	    !scan_billing_volumes(&st)) {
+		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export with resource ids");
 		goto out;
 	}
 	if (scan_read_volumes(&st, kinds))
+		goto out;
+	if (st.bill && scan_billing_join(&st, memchr(kinds, INV_VOLUMES, a->nfiles) != NULL))
 		goto out;
 	scan_fleet_unmatched(&st.fleet);
 	scan_flush_warnings(&st);
@@ -186,7 +227,9 @@ const struct cmd cmd_scan_def = {
 	.synopsis = "FILE... [--metrics FILE]... [--usage FILE] [--region R]"
 		    " [--min-savings USD] [--headroom PCT] [--exclude-tag KEY[=VALUE]]..."
 		    " [--by-tag KEY] [--alarm-minutes M] [--limit N]\n"
-		    "--metric-queries VOLUMES.json [--period S]",
+		    "--metric-queries VOLUMES.json [--period S]\n"
+		    "--emit-sql duckdb|athena [--schema focus|cur2|cur] [--table NAME]"
+		    " [--region R]...",
 	.description =
 		"Find EBS waste in an inventory: gp2 that gp3 serves cheaper at no loss\n"
 		"of performance, gp2 sized for IOPS rather than data, gp2 about to run out\n"
@@ -203,13 +246,21 @@ const struct cmd cmd_scan_def = {
 		"  aws ec2 describe-volumes output (any number of pages or files),\n"
 		"  kubectl get pv, pvc -A, storageclass, volumeattributesclass -o json\n"
 		"  (one List or several files),\n"
-		"  aws cloudwatch get-metric-data output (queries from --metric-queries).\n"
+		"  aws cloudwatch get-metric-data output (queries from --metric-queries),\n"
+		"  billing exports: FOCUS 1.0+, legacy CUR or CUR 2.0 CSV, plain or .gz,\n"
+		"  with resource ids (told by their header; several months or accounts).\n"
+		"Billed volumes get findings of their own (gp2 -> gp3, io1 -> io2 or gp3,\n"
+		"gp2 sized for IOPS), prorated over the hours billed, with the billed and\n"
+		"the list cost; those also in describe-volumes keep its finding, with the\n"
+		"billed cost as current, and those absent from it are reported.\n"
 		"The global --region R limits the scan to volumes in region R (default:\n"
-		"all regions).",
+		"all regions).  --emit-sql prints the billing analysis as one SQL query\n"
+		"for DuckDB or Athena, with the prices in force of every --region R\n"
+		"given (default: of every region with prices) embedded.",
 	.opts = scan_opts,
 	.operands = "FILE...",
 	.max_operands = -1,
 	.check = check,
 	.epilog = "Exit status: 0 ok, 1 unreadable or invalid input, 2 usage.",
-	.tables = "findings, summary, kubernetes, cluster_findings, cluster_commands, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, notes",
+	.tables = "findings, summary, kubernetes, cluster_findings, cluster_commands, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, billing, billing_files, billing_totals, notes",
 };

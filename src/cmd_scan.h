@@ -1,9 +1,11 @@
 /*
  * cmd_scan.h - private to the `ebsize scan` command files: cmd_scan.c
  * (options, the run), cmd_scan_input.c (files: mapping, telling inputs
- * apart, streaming describe-volumes into the fleet rules) and
- * cmd_scan_report.c (the findings, commands and totals as a document).
- * The rules themselves are the library's (scan_fleet.c, scan.c).
+ * apart, streaming describe-volumes into the fleet rules),
+ * cmd_scan_report.c (the findings, commands and totals as a document) and
+ * cmd_scan_billing.c (billing exports: reading, joining them to the fleet,
+ * their part of the report, --emit-sql).  The rules themselves are the
+ * library's (scan_fleet.c, scan.c, billing_*.c).
  */
 #ifndef EBSIZE_CMD_SCAN_H
 #define EBSIZE_CMD_SCAN_H
@@ -31,8 +33,14 @@ struct scan_args {
 	long period_s;
 	long limit;
 	double alarm_minutes;
+	int emit_sql;             /* enum bill_dialect, when given */
+	int schema;               /* index in scan_schema_names */
 	struct scan_opts opts;
 };
+
+/* --schema values, in the order of enum bill_format from FOCUS on. */
+extern const char *const scan_schema_names[];
+extern const char *const scan_dialect_names[];
 
 /* A file's bytes: mapped when possible (len 0 files and stdin are read). */
 struct scan_input {
@@ -49,6 +57,11 @@ int scan_input_open(struct scan_input *in, const char *name, size_t cap,
 /* Give back the pages of a mapped file below offset (scanned already). */
 void scan_input_release_before(struct scan_input *in, size_t off);
 void scan_input_close(struct scan_input *in);
+
+/* kinds[i] of a billing export among the operands (not an enum inv_kind). */
+#define SCAN_KIND_BILLING 'b'
+
+struct scan_bill;   /* billing exports read (cmd_scan_billing.c) */
 
 /* The prices of a region, loaded once from the database. */
 struct scan_region_prices {
@@ -73,8 +86,13 @@ struct scan_state {
 	struct scan_input *cur;       /* the describe-volumes file being read */
 	uint32_t *cmd_rows;           /* report: human commands (rec << 2 | kind) */
 	size_t ncmd_rows;
+	struct scan_bill *bill;       /* billing exports; NULL: none given */
 	char err[EBS_ERRLEN];
 };
+
+/* The prices of region (read once), NULL: none (cmd_scan.c). */
+const struct price_set *scan_prices_for(struct scan_state *st,
+					const char *region);
 
 /* Print the parsers' and the rules' new warnings, the first 20 in all. */
 void scan_flush_warnings(struct scan_state *st);
@@ -90,5 +108,43 @@ int scan_read_volumes(struct scan_state *st, const char *kinds);
 int scan_write_queries(const struct scan_args *a, struct cli_ctx *ctx);
 /* Sort the findings and render them with their totals; an exit code. */
 int scan_report(struct scan_state *st);
+
+/* ------------------------------------------------------------ billing */
+
+/*
+ * Is `name` a billing export (FOCUS, legacy CUR, CUR 2.0; told by its
+ * header)?  in NULL: a regular file is sniffed (plain or gzip) and, when
+ * it is one, streamed into st->bill; other files are left for the caller
+ * to read.  in not NULL: the bytes already read (stdin, a pipe), parsed
+ * from memory.  *taken is 1 when it was an export.  0, or 1 after
+ * printing an error (a file that cannot be read, an export that is not
+ * well-formed: the file and line named).
+ */
+int scan_billing_input(struct scan_state *st, const char *name,
+		       const struct scan_input *in, int *taken);
+/* Volumes read from billing exports so far. */
+size_t scan_billing_volumes(const struct scan_state *st);
+/*
+ * After the describe-volumes files and PVs: analyse the billed volumes
+ * (prices in force per region) and join them to the fleet: volumes also
+ * in describe-volumes or a PV keep that finding with the billed cost as
+ * current; with metrics or used space they go through the scan rules;
+ * the others get the billing rules' finding.  described: describe-volumes
+ * files were given (volumes billed but absent from them are reported).
+ * 0, or 1 after printing an error.
+ */
+int scan_billing_join(struct scan_state *st, int described);
+void scan_billing_release(struct scan_state *st);
+/* The findings list's billing columns (after the others) and cells. */
+void scan_billing_cols(struct out_table *t, int human);
+void scan_billing_cells(struct out_table *t, const struct scan_rec *r,
+			int human);
+/* Why, for any finding (the billing rules' words for theirs). */
+void scan_rec_reason(const struct scan_rec *r, char *buf, size_t n);
+/* The billing record, files and totals, and their notes. */
+void scan_billing_report(struct out_doc *doc, const struct scan_state *st,
+			 int human);
+/* --emit-sql: print the billing analysis as SQL; an exit code. */
+int scan_emit_sql(const struct scan_args *a, struct cli_ctx *ctx);
 
 #endif

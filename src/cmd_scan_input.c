@@ -1,10 +1,11 @@
 /*
  * cmd_scan_input.c - the files of `ebsize scan`: each is mapped (or read,
- * for stdin), told apart by content, and parsed -- Kubernetes objects,
- * CloudWatch metric data and used space first, then the describe-volumes
- * files streamed record by record into the fleet rules (scan_fleet.c), the
- * pages of a large file given back as the scan passes them, so memory
- * holds the findings, not the file.
+ * for stdin), told apart by content, and parsed -- billing exports (read
+ * by cmd_scan_billing.c), Kubernetes objects, CloudWatch metric data and
+ * used space first, then the describe-volumes files streamed record by
+ * record into the fleet rules (scan_fleet.c), the pages of a large file
+ * given back as the scan passes them, so memory holds the findings, not
+ * the file.
  */
 #include "cmd_scan.h"
 
@@ -131,8 +132,16 @@ static int load_one(struct scan_state *st, const char *name, int is_metrics,
 {
 	struct scan_input in;
 	enum inv_kind k;
-	int rc;
+	int rc, bill = 0;
 
+	/* a billing export (a regular file: sniffed, then streamed) */
+	if (!is_metrics && scan_billing_input(st, name, NULL, &bill))
+		return 1;
+	if (bill) {
+		if (kind_out)
+			*kind_out = SCAN_KIND_BILLING;
+		return 0;
+	}
 	if (open_input(&in, name, is_metrics ? INV_SMALL_CAP : INV_VOLUMES_CAP))
 		return 1;
 	k = inventory_detect(in.data, in.len);
@@ -140,9 +149,16 @@ static int load_one(struct scan_state *st, const char *name, int is_metrics,
 		k = INV_METRICS;   /* --metrics: the parser says why it is not */
 	if (kind_out)
 		*kind_out = (char)k;
+	/* stdin or a pipe holding a billing export (already read) */
+	if (k == INV_UNKNOWN && (rc = scan_billing_input(st, name, &in, &bill), rc || bill)) {
+		scan_input_close(&in);
+		if (kind_out)
+			*kind_out = SCAN_KIND_BILLING;
+		return rc;
+	}
 	if (k == INV_UNKNOWN) {
 		scan_input_close(&in);
-		msg_error("'%s' is not describe-volumes, kubectl or CloudWatch get-metric-data JSON",
+		msg_error("'%s' is not describe-volumes, kubectl or CloudWatch get-metric-data JSON, nor a FOCUS or CUR billing export",
 			  name);
 		return 1;
 	}

@@ -174,11 +174,12 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	const struct scan_state *st = arg;
 	const struct scan_rec *r = &st->fleet.recs[row];
 	const struct scan_finding *f = &r->f;
-	int none = f->cat == SCAN_EXCLUDED || f->cat == SCAN_UNATTACHED;
+	int none = f->cat == SCAN_EXCLUDED || f->cat == SCAN_UNATTACHED ||
+		   f->cat == SCAN_NOT_IN_INVENTORY;
 	struct scan_k8s_plan p;
-	char why[320];
+	char why[512];
 
-	scan_reason(f, why, sizeof(why));
+	scan_rec_reason(r, why, sizeof(why));
 	scan_k8s_plan(&st->fleet.cluster, r->pv, f, &p);
 	out_str_ref(t, r->id);
 	out_str_ref(t, r->name);
@@ -215,6 +216,8 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 		out_null(t);
 		out_null(t);
 	}
+	if (st->bill)
+		scan_billing_cells(t, r, 0);
 }
 
 /* The full findings list (JSON and CSV), rendered row by row. */
@@ -247,6 +250,8 @@ static void full_findings(struct out_doc *doc, struct scan_state *st)
 	out_col(t, "alarm.lead_seconds", "alarm.lead_seconds", OUT_INT);
 	out_col(t, "alarm.load_iops", "alarm.load_iops", OUT_INT);
 	out_col(t, "alarm.command", "alarm.command", OUT_TEXT);
+	if (st->bill)
+		scan_billing_cols(t, 0);
 	out_rows_on_demand(t, st->fleet.nrecs, full_row, st);
 }
 
@@ -276,6 +281,8 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	describe(&f->cur, now, sizeof(now));
 	if (f->cat == SCAN_EXCLUDED)
 		xsnprintf(prop, sizeof(prop), "(excluded)");
+	else if (f->cat == SCAN_NOT_IN_INVENTORY)
+		xsnprintf(prop, sizeof(prop), "(not in describe-volumes)");
 	else
 		describe(&f->prop, prop, sizeof(prop));
 	if (r->ns || r->pvc)
@@ -294,6 +301,8 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	out_money(t, scan_usd(f->save_usd * 12), r->currency);
 	out_str(t, f->cat == SCAN_EXCLUDED ? "" : scan_level_name(f->risk));
 	out_str(t, scan_level_name(f->confidence));
+	if (st->bill)
+		scan_billing_cells(t, r, 1);
 }
 
 /* Kinds of command rows in the human output (cmd_rows: rec << 2 | kind). */
@@ -415,6 +424,8 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	out_col(t, "annual", "Saves/year", OUT_USD);
 	out_col(t, "risk", "Risk", OUT_TEXT);
 	out_col(t, "confidence", "Confidence", OUT_TEXT);
+	if (st->bill)
+		scan_billing_cols(t, 1);
 	out_rows_on_demand(t, shown, human_row, st);
 	out_col(c, "volume_id", "Volume", OUT_TEXT);
 	out_col(c, "command", "Command", OUT_TEXT);
@@ -807,6 +818,8 @@ int scan_report(struct scan_state *st)
 	totals(doc, st, 1, human);
 	if (st->a->by_tag)
 		totals(doc, st, 2, human);
+	if (st->bill)
+		scan_billing_report(doc, st, human);
 	for (size_t i = 0; i < fl->nno_price; i++)
 		out_note(doc, "%zu volume(s) in %s skipped: no %s%sprices for that region (see ebsize pricing regions)",
 			 fl->no_price[i].volumes, fl->no_price[i].region,

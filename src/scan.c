@@ -28,6 +28,9 @@ static const char *const cat_names[SCAN_CAT_COUNT] = {
 	[SCAN_OVERPROVISIONED] = "overprovisioned",
 	[SCAN_UNATTACHED] = "unattached",
 	[SCAN_EXCLUDED] = "excluded",
+	[SCAN_IO1_TO_IO2] = "io1_to_io2",
+	[SCAN_IO1_TO_GP3] = "io1_to_gp3",
+	[SCAN_NOT_IN_INVENTORY] = "not_in_inventory",
 };
 
 const char *scan_cat_name(enum scan_cat c)
@@ -547,6 +550,19 @@ void scan_reason(const struct scan_finding *f, char *buf, size_t n)
 	case SCAN_EXCLUDED:
 		xsnprintf(buf, n, "exempted by tag %s", f->excluded_by ? f->excluded_by : "?");
 		break;
+	/* billing findings: billing_reason words them with what the bill
+	 * says (hours billed, the date); these are the short forms */
+	case SCAN_IO1_TO_IO2:
+		xsnprintf(buf, n, "io2 at the same %ld IOPS costs less (tiered IOPS price) and is more durable",
+			  c->iops);
+		break;
+	case SCAN_IO1_TO_GP3:
+		xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s carries what io1 allows; not for Multi-Attach",
+			  p->iops, p->throughput_mibps);
+		break;
+	case SCAN_NOT_IN_INVENTORY:
+		xsnprintf(buf, n, "billed but not in the describe-volumes files");
+		break;
 	case SCAN_CAT_COUNT:
 		buf[0] = '\0';
 		break;
@@ -583,13 +599,23 @@ static void api_options(const struct vol_config *cur,
 		snprintf(buf + o, n - o, " --throughput %ld", p->throughput_mibps);
 }
 
+/* 1 when id and region may be pasted into a shell line. */
+static int pasteable(const char *id, const char *region)
+{
+	size_t n = region ? strlen(region) : 0;
+
+	return inventory_valid_volume_id(id) && n && n < 32 &&
+	       strspn(region, "abcdefghijklmnopqrstuvwxyz0123456789-") == n;
+}
+
 char *scan_command(const struct scan_finding *f, const char *id,
 		   const char *region, const char *az)
 {
 	const struct vol_config *p = &f->prop;
 	char extra[96] = "", buf[512], *kms, *out;
 
-	if (f->cat == SCAN_EXCLUDED)
+	if (f->cat == SCAN_EXCLUDED || f->cat == SCAN_NOT_IN_INVENTORY ||
+	    !pasteable(id, region))
 		return NULL;
 	if (f->cat == SCAN_UNATTACHED)
 		return xstrfmt("snap=$(aws ec2 create-snapshot --region %s --volume-id %s --description 'ebsize: before deleting unattached %s' --query SnapshotId --output text) && aws ec2 wait snapshot-completed --region %s --snapshot-ids \"$snap\" && aws ec2 delete-volume --region %s --volume-id %s",
@@ -623,7 +649,7 @@ char *scan_alarm_command(const struct scan_finding *f, const char *id,
 {
 	char buf[768];
 
-	if (f->alarm_pct <= 0)
+	if (f->alarm_pct <= 0 || !pasteable(id, region))
 		return NULL;
 
 	xsnprintf(buf, sizeof(buf), "aws cloudwatch put-metric-alarm --region %s --alarm-name ebsize-burstbalance-%s --alarm-description 'gp2 %s: about %ld min of burst left at %ld IOPS' --namespace AWS/EBS --metric-name BurstBalance --dimensions Name=VolumeId,Value=%s --statistic Minimum --period 60 --evaluation-periods 1 --threshold %ld --comparison-operator LessThanOrEqualToThreshold",

@@ -537,6 +537,84 @@ void scan_fleet_cluster(struct scan_fleet *f)
 	scan_k8s_cluster(&f->cluster, f->cl_region, ps, &f->cl, &f->ncl);
 }
 
+/* ------------------------------------------------------------ billing */
+
+int scan_fleet_has_volume(const struct scan_fleet *f, const char *id)
+{
+	return strmap_get(&f->seen, id) != NULL;
+}
+
+const struct strmap *scan_fleet_ids(const struct scan_fleet *f)
+{
+	return &f->seen;
+}
+
+int scan_fleet_has_side_inputs(const struct scan_fleet *f, const char *id)
+{
+	const struct vol_extra *x = strmap_get(&f->extra, id);
+
+	return x && (x->ns || x->have_usage);
+}
+
+void scan_fleet_no_price(struct scan_fleet *f, const char *region,
+			 const char *type)
+{
+	count_no_price(f, region, type);
+}
+
+int scan_fleet_billed(struct scan_fleet *f, const char *file,
+		      const struct scan_billed *b, char *err)
+{
+	struct scan_volume sv = { 0 };
+
+	if (strmap_get(&f->seen, b->id))
+		return 0;
+	strmap_put(&f->seen, b->id, (void *)(uintptr_t)intern(f, file));
+	sv.id = b->id;
+	sv.region = b->region;
+	sv.cfg = b->cfg;
+	sv.cfg.count = 1;
+	model_apply_defaults(&f->lim[sv.cfg.type], &sv.cfg);
+	if (illegal_volume(f, file, sv.id, &sv.cfg))
+		return 0;
+	attach_extra(f, file, &sv);
+	return analyse(f, file, &sv, b->tags, b->ntags, NULL, err);
+}
+
+struct scan_rec *scan_fleet_keep(struct scan_fleet *f,
+				 const struct scan_billed *b,
+				 const char *currency,
+				 const struct scan_finding *fd)
+{
+	struct scan_rec *r;
+	const char *why = excluded_by(f, b->tags, b->ntags);
+	int keeps = fd->cat == SCAN_NOT_IN_INVENTORY;
+
+	if (!why && !keeps && fd->save_usd < f->o.rules.min_savings_usd)
+		return NULL;
+	xgrow((void **)&f->recs, &f->arecs, f->nrecs + 1, sizeof(*f->recs));
+	r = &f->recs[f->nrecs++];
+	memset(r, 0, sizeof(*r));
+	r->f = *fd;
+	if (why && !keeps) {
+		/* as scan_excluded: the current cost, nothing proposed */
+		r->f.cat = SCAN_EXCLUDED;
+		r->f.excluded_by = why;
+		r->f.prop = r->f.cur;
+		r->f.prop_usd = r->f.cur_usd;
+		r->f.save_usd = 0;
+		r->f.risk = SCAN_LOW;
+		r->f.confidence = SCAN_HIGH;
+	}
+	xsnprintf(r->id, sizeof(r->id), "%s", b->id);
+	r->region = intern(f, b->region);
+	r->currency = intern(f, currency);
+	r->name = dup_or_null(tag_value(b->tags, b->ntags, "Name"));
+	if (f->o.by_tag)
+		r->group = dup_or_null(tag_value(b->tags, b->ntags, f->o.by_tag));
+	return r;
+}
+
 /* strmap_each callback: metrics or usage no scanned volume claimed. */
 static void warn_unmatched(const char *key, void *val, void *arg)
 {

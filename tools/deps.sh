@@ -15,6 +15,10 @@ zsh fish chromium python3-pil libreoffice-calc-nogui python3-openpyxl awscli tim
 # kubectl is already installed (another package's /usr/bin/kubectl would
 # conflict with it)
 command -v kubectl >/dev/null 2>&1 || PKGS="$PKGS kubernetes-client"
+# node and npm for the DuckDB tests of the billing SQL (tests/duckdb,
+# t4110): Debian's nodejs and npm, unless an npm is already installed (a
+# NodeSource nodejs carries its own npm; Debian's would conflict with it)
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -30,7 +34,8 @@ else
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
 # DuckDB for the billing SQL tests (tests/duckdb, pinned in its
-# package-lock.json); only where node and npm are installed (CI has them).
+# package-lock.json: @duckdb/node-api ships the engine as a registry
+# package), with the node and npm installed above.
 dir=$(dirname "$0")/../tests/duckdb
 if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
 	if [ ! -f "$dir/node_modules/@duckdb/node-api/package.json" ]; then
@@ -38,5 +43,5 @@ if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
 		(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
 else
-	echo "deps: no node/npm: the DuckDB SQL tests will be skipped"
+	echo "deps: no node/npm: the DuckDB SQL tests will be skipped" >&2
 fi

@@ -47,6 +47,9 @@ enum opt_unit {
 #define OPT_HIDDEN   0x2u    /* parsed, but not in help or completion */
 #define OPT_PATH     0x4u    /* the value is a file name (completion) */
 #define OPT_DIRNAME  0x8u    /* the value is a directory (completion) */
+#define OPT_OWNS_TABLE 0x10u /* when given, the global --table NAME is the
+				command's (scan --emit-sql: the SQL table),
+				not the CSV table to write */
 
 /* Values of an OPT_LIST option, in order.  The strings belong to argv. */
 struct opt_list {

@@ -21,6 +21,10 @@ enum scan_cat {
 	SCAN_OVERPROVISIONED,     /* io1/io2/gp3 above peak + headroom */
 	SCAN_UNATTACHED,          /* state available: pays for nothing */
 	SCAN_EXCLUDED,            /* exempted by tag: never changed */
+	/* from the billing rules (billing.h), for volumes known from the bill */
+	SCAN_IO1_TO_IO2,          /* io2 at the same IOPS costs less */
+	SCAN_IO1_TO_GP3,          /* gp3 carries what io1 allows */
+	SCAN_NOT_IN_INVENTORY,    /* billed, absent from describe-volumes */
 	SCAN_CAT_COUNT
 };
 
@@ -138,6 +142,10 @@ int scan_excluded(const struct scan_volume *v, const struct price_set *ps,
  *   to them), every value that changes when the type stays (ModifyVolume
  *   keeps what it is not given), no --volume-type when it stays.
  *   scan_alarm_command: put-metric-alarm on BurstBalance.
+ * Both return NULL for an id that is not a volume id (vol- and 8 or 17
+ * hex digits) or a region that is not [a-z0-9-], whatever their origin
+ * (billing exports carry anonymized or odd ids), and scan_command for a
+ * finding that changes nothing (excluded, not_in_inventory).
  * The Kubernetes text (VolumeAttributesClass, kubectl) is scan_k8s.h's.
  */
 char *scan_command(const struct scan_finding *f, const char *id,

@@ -20,6 +20,8 @@
 #include "ebsize/scan_k8s.h"
 #include "ebsize/strmap.h"
 
+struct scan_bill_link;
+
 /* One finding as kept for the report (compact: 100,000+ of them). */
 struct scan_rec {
 	struct scan_finding f;
@@ -33,6 +35,9 @@ struct scan_rec {
 	char *kms;            /* KmsKeyId (f.kms_key_id points here) */
 	const struct inv_pv *pv;   /* its PersistentVolume (in the fleet's
 				      Kubernetes objects); NULL none */
+	/* what billing exports say of it (set and owned by the command);
+	 * NULL: not in a billing export */
+	const struct scan_bill_link *bill;
 };
 
 /*
@@ -124,6 +129,51 @@ int scan_fleet_pvs(struct scan_fleet *f, char *err);
  * most of the PVs are in (else the default region).  After the PVs.
  */
 void scan_fleet_cluster(struct scan_fleet *f);
+
+/* ------------------------------------------------------------ billing */
+
+/*
+ * Volumes known from a billing export (billing.h) join the fleet by id.
+ * scan_fleet_has_volume: a describe-volumes record or a PV of that id was
+ * read (scan_fleet_ids: all of them, for billing_analyze's known ids).
+ * scan_fleet_has_side_inputs: metrics or used space name it.
+ */
+int scan_fleet_has_volume(const struct scan_fleet *f, const char *id);
+const struct strmap *scan_fleet_ids(const struct scan_fleet *f);
+int scan_fleet_has_side_inputs(const struct scan_fleet *f, const char *id);
+
+/*
+ * A volume known only from the bill, with metrics or used space: analysed
+ * like a describe-volumes record (scan_analyze) from its configuration as
+ * billed -- in use (the bill has no State), zone unknown (no command for
+ * a new volume), Multi-Attach unknown.  Returns 0 (f->recs may have grown
+ * by one: the caller compares nrecs), or -1 with err set.
+ */
+struct scan_billed {
+	const char *id;
+	const char *region;
+	struct vol_config cfg;       /* count 1 */
+	const struct inv_tag *tags;
+	size_t ntags;
+};
+int scan_fleet_billed(struct scan_fleet *f, const char *file,
+		      const struct scan_billed *b, char *err);
+
+/*
+ * Keep a finding made by the billing rules for volume b (money in
+ * currency): the exclusion tags apply (it becomes `excluded`), Name and
+ * the by_tag value come from b's tags, --min-savings drops a saving below
+ * it (NULL returned).  The record kept, valid until the next one is added.
+ */
+struct scan_rec *scan_fleet_keep(struct scan_fleet *f,
+				 const struct scan_billed *b,
+				 const char *currency,
+				 const struct scan_finding *fd);
+
+/* Count a volume of region skipped for want of prices (type: its type's
+ * name when only those are missing; NULL: the region has none). */
+void scan_fleet_no_price(struct scan_fleet *f, const char *region,
+			 const char *type);
 
 /* Warn about metrics and used space of volumes that were not scanned. */
 void scan_fleet_unmatched(struct scan_fleet *f);

@@ -18,7 +18,7 @@ expect_rc 0 "scan -h exits 0"
 expect_out_has "usage: ebsize scan FILE..." "scan -h prints usage"
 
 usage_error "no input is a usage error" \
-	"missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output)" scan
+	"missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export)" scan
 usage_error "bad --headroom" \
 	"--headroom must be a number from 0 to 1000, not 'lots'" scan x.json --headroom lots
 usage_error "bad --exclude-tag" \
@@ -52,13 +52,13 @@ expect_out_empty "invalid fixture: no report"
 run scan "$FIXTURES/cloudwatch-get-metric-data-billing-awscli-example.json"
 expect_rc 1 "metrics alone are not an inventory"
 expect_err "warning: '$FIXTURES/cloudwatch-get-metric-data-billing-awscli-example.json': metric result 'm1' does not name an EBS volume and metric (see 'ebsize scan --metric-queries'); skipped
-error: no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output" \
+error: no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export with resource ids" \
 	"billing metric result is skipped by name, then no volumes"
 
 printf 'not json\n' >"$T/junk.txt"
 run scan "$T/junk.txt"
 expect_rc 1 "unrecognised input fails"
-expect_err "error: '$T/junk.txt' is not describe-volumes, kubectl or CloudWatch get-metric-data JSON" \
+expect_err "error: '$T/junk.txt' is not describe-volumes, kubectl or CloudWatch get-metric-data JSON, nor a FOCUS or CUR billing export" \
 	"unrecognised input message"
 
 run scan "$T/missing.json"

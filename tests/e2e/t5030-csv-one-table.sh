@@ -119,7 +119,7 @@ hint: see 'ebsize scan -h'" "scan: the unknown-table message"
 # help lists the tables
 run help scan
 expect_out_has "Tables (--format csv --table NAME; the first is the default):" "help scan: the tables heading"
-expect_out_has "  scan               findings, summary, kubernetes, cluster_findings, cluster_commands, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, notes" \
+expect_out_has "  scan               findings, summary, kubernetes, cluster_findings, cluster_commands, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, billing, billing_files, billing_totals, notes" \
 	"help scan: the tables"
 run pricing show -h
 expect_out_has "  pricing show       prices" "pricing show -h: its table"
