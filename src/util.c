@@ -531,7 +531,7 @@ int sbuf_add_visible(struct sbuf *sb, const char *s, int keep_nl)
 	while (*p && !rc) {
 		const unsigned char *q = p;
 		char esc[8];
-		size_t len, e;
+		size_t len = 0, e = 0;
 
 		/* a run of bytes shown as they are */
 		while (*q && !(e = visible_at(q, keep_nl, esc, &len)))
