@@ -119,6 +119,12 @@ static void fleet_opts(struct scan_state *st, struct scan_fleet_opts *o)
 	o->usage_file = a->usage;
 	o->prices = prices_for;
 	o->prices_arg = st;
+	/* a table or Markdown shows the --limit first findings: only those
+	 * are kept, with running totals (issue 14: a million volumes in
+	 * 100 MiB); the machine formats and workbooks list every one */
+	if (st->ctx->format == OUT_TABLE || st->ctx->format == OUT_MD)
+		o->keep_top = (size_t)a->limit;
+	o->group_unchanged = st->ctx->format == OUT_XLSX;
 }
 
 static void state_release(struct scan_state *st)
