@@ -91,4 +91,17 @@ int scan_write_queries(const struct scan_args *a, struct cli_ctx *ctx);
 /* Sort the findings and render them with their totals; an exit code. */
 int scan_report(struct scan_state *st);
 
+/*
+ * The workbook (cmd_scan_book.c): live formulas and sheets for the
+ * sections scan_report builds -- the findings list, the summary, the
+ * totals by currency and by category, region or tag -- and the sections
+ * only a workbook has (Unchanged, the price snapshots, Prices).
+ * scan_book_sheets returns an exit code (1: printed).
+ */
+void scan_book_findings(struct out_table *t);
+void scan_book_summary(struct out_table *t);
+void scan_book_currency(struct out_table *t);
+void scan_book_totals(struct out_table *t, enum scan_by by);
+int scan_book_sheets(struct out_doc *doc, struct scan_state *st);
+
 #endif

@@ -233,6 +233,8 @@ static void full_findings(struct out_doc *doc, struct scan_state *st)
 	out_col(t, "alarm.load_iops", "alarm.load_iops", OUT_INT);
 	out_col(t, "alarm.command", "alarm.command", OUT_TEXT);
 	out_rows_on_demand(t, st->fleet.nrecs, full_row, st);
+	if (st->ctx->format == OUT_XLSX)
+		scan_book_findings(t);
 }
 
 /*
@@ -739,6 +741,8 @@ static void totals_by_currency(struct out_doc *doc, const struct scan_state *st,
 		}
 	}
 	free(t);
+	if (st->ctx->format == OUT_XLSX)
+		scan_book_currency(o);
 }
 
 /*
@@ -780,6 +784,8 @@ static void totals(struct out_doc *doc, const struct scan_state *st,
 		out_money(o, scan_total_money(proposed_u(x->current_u, x)), x->currency);
 	}
 	free(t);
+	if (st->ctx->format == OUT_XLSX)
+		scan_book_totals(o, by);
 }
 
 /* The total of one currency, or NULL when nothing was priced in it. */
@@ -848,6 +854,8 @@ static void summary(struct out_doc *doc, const struct scan_state *st)
 	out_kv_num(t, "min_savings_usd", "Minimum savings", OUT_USD,
 		   st->a->opts.min_savings_usd);
 	sbuf_release(&regions);
+	if (st->ctx->format == OUT_XLSX)
+		scan_book_summary(t);
 }
 
 /*
@@ -876,6 +884,10 @@ int scan_report(struct scan_state *st)
 	totals(doc, st, SCAN_BY_REGION, human);
 	if (st->a->by_tag)
 		totals(doc, st, SCAN_BY_TAG, human);
+	if (st->ctx->format == OUT_XLSX && (rc = scan_book_sheets(doc, st))) {
+		out_doc_free(doc);
+		return rc;
+	}
 	for (size_t i = 0; i < fl->nno_price; i++)
 		out_note(doc, "%zu volume(s) in %s skipped: no %s%sprices for that region (see ebsize pricing regions)",
 			 fl->no_price[i].volumes, fl->no_price[i].region,
