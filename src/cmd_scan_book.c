@@ -38,15 +38,7 @@ static char *cost_formula(const char *region, const char *type,
 			  const char *size, const char *iops,
 			  const char *tput)
 {
-	char *st = price_sheet_cost(region, type, "storage", size);
-	char *io = price_sheet_cost(region, type, "iops", iops);
-	char *tp = price_sheet_cost(region, type, "throughput", tput);
-	char *s = xstrfmt("%s+%s+%s", st, io, tp);
-
-	free(st);
-	free(io);
-	free(tp);
-	return s;
+	return price_sheet_cost_volume(region, type, size, iops, tput);
 }
 
 void scan_book_findings(struct out_table *t)

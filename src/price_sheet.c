@@ -84,6 +84,13 @@ static struct out_table *sheet_new(struct out_doc *doc)
 		{ "pr_from", "begin_range" },
 		{ "pr_to", "end_range" },
 	};
+	/* per price row: which units it bills (price_sheet_cost_volume) */
+	static const char *const masks[][2] = {
+		{ "pr_st", "{" PRICE_SHEET "!dimension}=\"storage\"" },
+		{ "pr_io", "{" PRICE_SHEET "!dimension}=\"iops\"" },
+		{ "pr_tp", "{" PRICE_SHEET "!dimension}=\"throughput\"" },
+		{ "pr_end", "{" PRICE_SHEET "!end_range}<>\"\"" },
+	};
 	struct out_table *t = out_list(doc, PRICE_SHEET, "Prices");
 
 	out_xlsx_only(t);
@@ -94,6 +101,8 @@ static struct out_table *sheet_new(struct out_doc *doc)
 		out_name(doc, names[i][0], ref);
 		free(ref);
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(masks); i++)
+		out_name(doc, masks[i][0], masks[i][1]);
 	return t;
 }
 
@@ -150,5 +159,18 @@ char *price_sheet_cost(const char *region, const char *type,
 			    "*((%s)>pr_from)*((%s)-pr_from-(pr_to<>\"\")*((%s)>pr_to)*((%s)-pr_to)))",
 			    region, type, dim, units, units, units, units);
 	free(dim);
+	return s;
+}
+
+char *price_sheet_cost_volume(const char *region, const char *type,
+			      const char *size, const char *iops,
+			      const char *tput)
+{
+	char *u = xstrfmt("(pr_st*%s+pr_io*%s+pr_tp*%s)", size, iops, tput);
+	char *s = xstrfmt("SUMPRODUCT((pr_region=%s)*(pr_type=%s)*pr_price"
+			  "*(%s>pr_from)*(%s-pr_from-pr_end*(%s>pr_to)*(%s-pr_to)))",
+			  region, type, u, u, u, u);
+
+	free(u);
 	return s;
 }

@@ -66,4 +66,16 @@ void price_sheet_about(struct out_doc *doc, const struct price_set *ps);
 char *price_sheet_cost(const char *region, const char *type,
 		       const char *dimension, const char *units);
 
+/*
+ * The monthly cost of one volume (storage, IOPS and throughput; not the
+ * I/O requests of standard volumes) as one shorter formula, for sheets
+ * with a cost per row of 100,000 rows: every price row bills the units of
+ * its own dimension -- size, iops or tput, chosen by the defined names
+ * pr_st, pr_io, pr_tp that price_sheet_add* define -- with the same tiers
+ * as price_sheet_cost.  A blank units cell counts none.  Heap string.
+ */
+char *price_sheet_cost_volume(const char *region, const char *type,
+			      const char *size, const char *iops,
+			      const char *tput);
+
 #endif

@@ -279,8 +279,12 @@ ws = wb["Findings"]
 head = [c.value for c in ws[1]]
 col = {k: i + 1 for i, k in enumerate(head)}
 c = ws.cell(row=2, column=col["current.monthly_usd"])
-check(c.data_type == "f" and "SUMIFS(pr_price,pr_region," in c.value and "SUMPRODUCT(" in c.value,
-      "Findings: the current cost is a formula over the price list", repr(c.value))
+check(c.data_type == "f" and c.value.startswith("=SUMPRODUCT((pr_region=") and "*pr_price*" in c.value
+      and "pr_st*" in c.value, "Findings: the current cost is a formula over the price list", repr(c.value))
+names = {n: wb.defined_names[n].attr_text for n in ("pr_st", "pr_io", "pr_tp", "pr_end", "pr_price")}
+check(names["pr_st"] == "'Prices'!$C$2:$C$%d=\"storage\"" % (wb["Prices"].max_row)
+      and names["pr_price"].startswith("'Prices'!$D$2:$D$"),
+      "the price list's columns and dimension masks are defined names", repr(names))
 c = ws.cell(row=2, column=col["savings.monthly_usd"])
 check(c.data_type == "f", "Findings: the saving is a formula", repr(c.value))
 cells = [ws.cell(row=r, column=col["name"]) for r in range(2, 9)]
