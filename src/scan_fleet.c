@@ -70,6 +70,12 @@ void scan_fleet_release(struct scan_fleet *f)
 	for (size_t i = 0; i < f->nrecs; i++)
 		rec_release(&f->recs[i]);
 	free(f->recs);
+	for (size_t i = 0; i < f->nheaps; i++) {
+		for (size_t k = 0; k < f->heaps[i].n; k++)
+			rec_release(&f->heaps[i].h[k]);
+		free(f->heaps[i].h);
+	}
+	free(f->heaps);
 	for (int b = 0; b < SCAN_BY_COUNT; b++) {
 		free(f->by[b].t);
 		strmap_release(&f->by[b].index);
@@ -347,12 +353,6 @@ static int rec_qsort_cmp(const void *a, const void *b)
 	return scan_rec_cmp(a, b);
 }
 
-void scan_fleet_sort(struct scan_fleet *f)
-{
-	if (f->nrecs > 1)
-		qsort(f->recs, f->nrecs, sizeof(*f->recs), rec_qsort_cmp);
-}
-
 static void rec_swap(struct scan_rec *a, struct scan_rec *b)
 {
 	struct scan_rec t = *a;
@@ -362,9 +362,9 @@ static void rec_swap(struct scan_rec *a, struct scan_rec *b)
 }
 
 /*
- * keep_top: recs is a heap with the finding reported last at its root
- * (every parent comes after its children in report order), so that a
- * new finding either replaces the root or is dropped.
+ * keep_top: each currency's findings kept in a heap with the one reported
+ * last at its root (every parent comes after its children in report
+ * order), so that a new finding either replaces the root or is dropped.
  */
 static void heap_up(struct scan_rec *h, size_t i)
 {
@@ -394,24 +394,73 @@ static void heap_down(struct scan_rec *h, size_t n, size_t i)
 	}
 }
 
-/*
- * Where the finding `probe` (id, currency and f set) is to be kept:
- * a new slot, the root of a full heap (its strings freed), or NULL when
- * it comes after every finding kept.  *at_root says which.
- */
-static struct scan_rec *keep_slot(struct scan_fleet *f,
-				  const struct scan_rec *probe, int *at_root)
+static struct scan_heap *heap_of(struct scan_fleet *f, const char *currency)
 {
-	*at_root = 0;
-	if (!f->o.keep_top || f->nrecs < f->o.keep_top) {
+	struct scan_heap *h;
+
+	for (size_t i = 0; i < f->nheaps; i++)
+		if (f->heaps[i].currency == currency)
+			return &f->heaps[i];
+	xgrow((void **)&f->heaps, &f->aheaps, f->nheaps + 1, sizeof(*f->heaps));
+	h = &f->heaps[f->nheaps++];
+	memset(h, 0, sizeof(*h));
+	h->currency = currency;
+	return h;
+}
+
+/*
+ * Keep the finding `probe` (every field set; its strings become the
+ * fleet's): in f->recs (keep every one), else in its currency's heap, in
+ * place of the one reported last when the heap is full (worth_keeping
+ * said it comes before that one).
+ */
+static void keep(struct scan_fleet *f, const struct scan_rec *probe)
+{
+	struct scan_heap *h;
+
+	if (!f->o.keep_top) {
 		xgrow((void **)&f->recs, &f->arecs, f->nrecs + 1, sizeof(*f->recs));
-		return &f->recs[f->nrecs++];
+		f->recs[f->nrecs++] = *probe;
+		return;
 	}
-	if (scan_rec_cmp(probe, &f->recs[0]) >= 0)
-		return NULL;
-	rec_release(&f->recs[0]);
-	*at_root = 1;
-	return &f->recs[0];
+	h = heap_of(f, probe->currency);
+	if (h->n < f->o.keep_top) {
+		xgrow((void **)&h->h, &h->alloc, h->n + 1, sizeof(*h->h));
+		h->h[h->n++] = *probe;
+		heap_up(h->h, h->n - 1);
+		return;
+	}
+	rec_release(&h->h[0]);
+	h->h[0] = *probe;
+	heap_down(h->h, h->n, 0);
+}
+
+/* 1 when the finding probe (currency, savings and id set) is to be kept. */
+static int worth_keeping(struct scan_fleet *f, const struct scan_rec *probe)
+{
+	struct scan_heap *h;
+
+	if (!f->o.keep_top)
+		return 1;
+	h = heap_of(f, probe->currency);
+	return h->n < f->o.keep_top || scan_rec_cmp(probe, &h->h[0]) < 0;
+}
+
+void scan_fleet_sort(struct scan_fleet *f)
+{
+	for (size_t i = 0; i < f->nheaps; i++) {
+		struct scan_heap *h = &f->heaps[i];
+
+		xgrow((void **)&f->recs, &f->arecs, f->nrecs + h->n, sizeof(*f->recs));
+		if (h->n)
+			memcpy(f->recs + f->nrecs, h->h, h->n * sizeof(*h->h));
+		f->nrecs += h->n;
+		free(h->h);
+		memset(h, 0, sizeof(*h));
+	}
+	f->nheaps = 0;
+	if (f->nrecs > 1)
+		qsort(f->recs, f->nrecs, sizeof(*f->recs), rec_qsort_cmp);
 }
 
 /* ------------------------------------------------------------ side inputs */
@@ -513,10 +562,10 @@ static int analyse(struct scan_fleet *f, const char *file,
 		   size_t ntags, const struct inv_pv *pv, char *err)
 {
 	const struct price_set *ps = f->o.prices(f->o.prices_arg, sv->region);
-	struct scan_rec probe, *r;
 	struct scan_finding fd;
+	struct scan_rec r;
 	const char *why, *group;
-	int rc, at_root;
+	int rc;
 
 	if (!ps || !model_type_priced(ps, sv->cfg.type)) {
 		count_no_price(f, sv->region, ps ? model_type_name(sv->cfg.type) : NULL);
@@ -544,30 +593,24 @@ static int analyse(struct scan_fleet *f, const char *file,
 	group = f->o.by_tag ? tag_value(tags, ntags, f->o.by_tag) : NULL;
 	tally_finding(f, &fd, sv->region, ps->currency, group);
 	count_plan(f, pv, &fd);
-	memset(&probe, 0, sizeof(probe));
-	probe.f = fd;
-	xsnprintf(probe.id, sizeof(probe.id), "%s", sv->id);
-	probe.currency = intern(f, ps->currency);
-	if (!(r = keep_slot(f, &probe, &at_root)))
-		return 0;
-	*r = probe;
-	r->region = intern(f, sv->region);
-	r->az = az_ok(sv->az) ? intern(f, sv->az) : NULL;
-	r->name = dup_or_null(tag_value(tags, ntags, "Name"));
-	r->group = dup_or_null(group);
+	memset(&r, 0, sizeof(r));
+	r.f = fd;
+	xsnprintf(r.id, sizeof(r.id), "%s", sv->id);
+	r.currency = intern(f, ps->currency);
+	if (!worth_keeping(f, &r))
+		return 0;   /* the table will not show it: no copies made */
+	r.region = intern(f, sv->region);
+	r.az = az_ok(sv->az) ? intern(f, sv->az) : NULL;
+	r.name = dup_or_null(tag_value(tags, ntags, "Name"));
+	r.group = dup_or_null(group);
 	if (pv) {
-		r->ns = dup_or_null(pv->ns);
-		r->pvc = dup_or_null(pv->pvc);
-		r->pv = pv;
+		r.ns = dup_or_null(pv->ns);
+		r.pvc = dup_or_null(pv->pvc);
+		r.pv = pv;
 	}
-	r->kms = dup_or_null(fd.kms_key_id);
-	r->f.kms_key_id = r->kms;
-	if (f->o.keep_top) {
-		if (at_root)
-			heap_down(f->recs, f->nrecs, 0);
-		else
-			heap_up(f->recs, f->nrecs - 1);
-	}
+	r.kms = dup_or_null(fd.kms_key_id);
+	r.f.kms_key_id = r.kms;
+	keep(f, &r);
 	return 0;
 }
 

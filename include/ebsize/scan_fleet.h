@@ -74,6 +74,13 @@ struct scan_totals {
 /* Millionths (a total's money) to a currency amount. */
 double scan_total_money(long long micro);
 
+/* keep_top: the N findings kept for one currency (a heap; private). */
+struct scan_heap {
+	const char *currency;         /* interned */
+	struct scan_rec *h;
+	size_t n, alloc;
+};
+
 /*
  * Volumes analysed without a finding, grouped by configuration (for the
  * workbook, which prices them live): count x usd_each is what they cost.
@@ -106,8 +113,9 @@ struct scan_fleet_opts {
 	void *prices_arg;
 	/*
 	 * What is kept of the findings: 0, every one (JSON, CSV, workbooks);
-	 * N, only the N first in scan_rec_cmp order, so that a table of a
-	 * million volumes holds N findings and the running totals.
+	 * N, only the N first of each currency in scan_rec_cmp order (by
+	 * savings), so that a table of a million volumes holds N findings
+	 * and the running totals.
 	 */
 	size_t keep_top;
 	int group_unchanged;          /* keep f->groups (workbooks) */
@@ -154,6 +162,8 @@ struct scan_fleet {
 					 (an index into files) */
 	const char **files;
 	size_t nfiles, afiles;
+	struct scan_heap *heaps;      /* keep_top: one per currency */
+	size_t nheaps, aheaps;
 	struct strmap group_index;    /* configuration -> groups index + 1 */
 	struct strmap extra;          /* volume id -> metrics and used space */
 	struct strmap strings;        /* interned regions, zones, file names */
