@@ -2,8 +2,11 @@
  * cmd_scan.h - private to the `ebsize scan` command files: cmd_scan.c
  * (options, the run), cmd_scan_input.c (files: mapping, telling inputs
  * apart, streaming describe-volumes into the fleet rules) and
- * cmd_scan_report.c (the findings, commands and totals as a document).
- * The rules themselves are the library's (scan_fleet.c, scan.c).
+ * cmd_scan_report.c (the findings, commands and totals as a document),
+ * cmd_scan_book.c (the workbook) and cmd_scan_charts.c (the charts of
+ * --svg-dir and of `ebsize report --scan`, whose cmd_report.c uses
+ * scan_collect).  The rules themselves are the library's (scan_fleet.c,
+ * scan.c).
  */
 #ifndef EBSIZE_CMD_SCAN_H
 #define EBSIZE_CMD_SCAN_H
@@ -71,10 +74,27 @@ struct scan_state {
 	size_t no_price_said;         /* fleet.no_price entries warned about */
 	struct scan_input stdin_in;   /* stdin, read once when a volume file */
 	struct scan_input *cur;       /* the describe-volumes file being read */
+	size_t nread;                 /* volume records read (progress) */
+	const char *progress;         /* the progress line's prefix, or NULL */
 	uint32_t *cmd_rows;           /* report: human commands (rec << 2 | kind) */
 	size_t ncmd_rows;
 	char err[EBS_ERRLEN];
 };
+
+/* scan's checks of its options (--exclude-tag; the alarm lead time). */
+int scan_args_check(const char *cmd, struct scan_args *a);
+
+/*
+ * The whole analysis of a scan's inputs into st (which it fills from
+ * zero): limits, the side inputs, the describe-volumes files streamed,
+ * the PVs, the warnings.  keep_top and group_unchanged as in struct
+ * scan_fleet_opts.  EXIT_OK, or an exit code (the error printed).  Release
+ * st with scan_state_release either way.  `ebsize report --scan` uses it
+ * too (cmd_report.c).
+ */
+int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
+		 size_t keep_top, int group_unchanged, struct scan_state *st);
+void scan_state_release(struct scan_state *st);
 
 /* Print the parsers' and the rules' new warnings, the first 20 in all. */
 void scan_flush_warnings(struct scan_state *st);
