@@ -56,6 +56,10 @@ static const struct opt scan_opts[] = {
 	{ "metric-queries", 0, OPT_STR, A(queries), "FILE",
 	  "write the --metric-data-queries JSON for the\n"
 	  "in-use volumes of a describe-volumes FILE", .flags = OPT_PATH },
+	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
+	  "also chart the costs by category, region and tag and\n"
+	  "the top savings as DIR/scan-*.svg (--format md links\n"
+	  "them)", .flags = OPT_DIRNAME },
 	{ "period", 0, OPT_INT, A(period_s), "S",
 	  "metric period in seconds", .min = 60, .max = 86400, .def = "300", .unit = OPT_UNIT_SECONDS },
 	{ NULL }
@@ -88,6 +92,8 @@ static int check(struct cli_ctx *ctx, void *args)
 	a->nfiles = ctx->noperands;
 	if (a->queries && a->nfiles)
 		return msg_usage_error(c_, "--metric-queries takes no other input files");
+	if (a->queries && a->svg_dir)
+		return msg_usage_error(c_, "--svg-dir goes with a scan, not --metric-queries");
 	if (!a->queries && !a->nfiles)
 		return msg_usage_error(c_, "missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output)");
 	return EXIT_OK;
@@ -146,7 +152,8 @@ void scan_state_release(struct scan_state *st)
 }
 
 int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
-		 size_t keep_top, int group_unchanged, struct scan_state *st)
+		 size_t keep_top, int group_unchanged, const char *progress,
+		 struct scan_state *st)
 {
 	struct volume_limits lim[VT_COUNT];
 	struct scan_fleet_opts fo;
@@ -156,6 +163,7 @@ int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
 	memset(st, 0, sizeof(*st));
 	st->ctx = ctx;
 	st->a = a;
+	st->progress = progress;
 	for (int t = 0; t < VT_COUNT; t++)
 		if ((rc = db_load_limits(ctx->db, (enum vol_type)t, NULL, &lim[t], st->err)))
 			return cli_fail(ctx, rc, st->err);
@@ -197,7 +205,7 @@ static int run(struct cli_ctx *ctx, void *args)
 	 * are kept, with running totals (issue 14: a million volumes in
 	 * 100 MiB); the machine formats and workbooks list every one */
 	rc = scan_collect(ctx, a, human ? (size_t)a->limit : 0,
-			  ctx->format == OUT_XLSX, &st);
+			  ctx->format == OUT_XLSX, NULL, &st);
 	if (!rc)
 		rc = scan_report(&st);
 	scan_state_release(&st);
@@ -212,7 +220,7 @@ const struct cmd cmd_scan_def = {
 	.summary = "find EBS waste in an inventory: savings and fix commands",
 	.synopsis = "FILE... [--metrics FILE]... [--usage FILE] [--region R]"
 		    " [--min-savings USD] [--headroom PCT] [--exclude-tag KEY[=VALUE]]..."
-		    " [--by-tag KEY] [--alarm-minutes M] [--limit N]\n"
+		    " [--by-tag KEY] [--alarm-minutes M] [--limit N] [--svg-dir DIR]\n"
 		    "--metric-queries VOLUMES.json [--period S]",
 	.description =
 		"Find EBS waste in an inventory: gp2 that gp3 serves cheaper at no loss\n"

@@ -34,6 +34,7 @@ struct scan_args {
 	long period_s;
 	long limit;
 	double alarm_minutes;
+	const char *svg_dir;      /* --svg-dir: the charts as SVG files */
 	struct scan_opts opts;
 };
 
@@ -88,12 +89,14 @@ int scan_args_check(const char *cmd, struct scan_args *a);
  * The whole analysis of a scan's inputs into st (which it fills from
  * zero): limits, the side inputs, the describe-volumes files streamed,
  * the PVs, the warnings.  keep_top and group_unchanged as in struct
- * scan_fleet_opts.  EXIT_OK, or an exit code (the error printed).  Release
- * st with scan_state_release either way.  `ebsize report --scan` uses it
- * too (cmd_report.c).
+ * scan_fleet_opts; progress prefixes the progress line (NULL: none).
+ * EXIT_OK, or an exit code (the error printed).  Release st with
+ * scan_state_release either way.  `ebsize report --scan` uses it too
+ * (cmd_report.c).
  */
 int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
-		 size_t keep_top, int group_unchanged, struct scan_state *st);
+		 size_t keep_top, int group_unchanged, const char *progress,
+		 struct scan_state *st);
 void scan_state_release(struct scan_state *st);
 
 /* Print the parsers' and the rules' new warnings, the first 20 in all. */
@@ -123,5 +126,29 @@ void scan_book_summary(struct out_table *t);
 void scan_book_currency(struct out_table *t);
 void scan_book_totals(struct out_table *t, enum scan_by by);
 int scan_book_sheets(struct out_doc *doc, struct scan_state *st);
+
+/* "gp3 2,000 GiB 6,000 IOPS 250 MiB/s", "delete (after a snapshot)". */
+void scan_describe(const struct vol_config *c, char *buf, size_t n);
+
+/*
+ * The charts of a scan (cmd_scan_charts.c): current against proposed
+ * monthly cost by category, region and --by-tag value, and the top
+ * volumes by savings; one set per currency, USD first.  Named
+ * PREFIX-categories, PREFIX-regions, PREFIX-tags, PREFIX-top (another
+ * currency's with "-cny" ... after).  After scan_fleet_sort.
+ */
+struct scan_chart_opts {
+	const char *prefix;           /* file stems: "scan" */
+	const char *source;           /* the inventory, for captions */
+	int generated;                /* generated test data: said so */
+	size_t top;                   /* volumes in the top chart */
+};
+
+struct report_chart;
+struct report_chart **scan_charts(const struct scan_state *st,
+				  const struct scan_chart_opts *o, size_t *n);
+void scan_charts_free(struct report_chart **v, size_t n);
+/* --svg-dir: the charts into a->svg_dir, linked from doc's Markdown. */
+int scan_svg_dir(struct out_doc *doc, const struct scan_state *st);
 
 #endif

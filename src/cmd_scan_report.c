@@ -15,8 +15,8 @@
 #include "ebsize/util.h"
 
 
-/* "gp3 2,000 GiB 6,000 IOPS 250 MiB/s" for the human table. */
-static void describe(const struct vol_config *c, char *buf, size_t n)
+/* "gp3 2,000 GiB 6,000 IOPS 250 MiB/s" for the human table and charts. */
+void scan_describe(const struct vol_config *c, char *buf, size_t n)
 {
 	if (!c->count) {
 		xsnprintf(buf, n, "delete (after a snapshot)");
@@ -260,11 +260,11 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	const struct scan_finding *f = &r->f;
 	char now[96], prop[96], who[160], clean[160];
 
-	describe(&f->cur, now, sizeof(now));
+	scan_describe(&f->cur, now, sizeof(now));
 	if (f->cat == SCAN_EXCLUDED)
 		xsnprintf(prop, sizeof(prop), "(excluded)");
 	else
-		describe(&f->prop, prop, sizeof(prop));
+		scan_describe(&f->prop, prop, sizeof(prop));
 	if (r->ns || r->pvc)
 		xsnprintf(who, sizeof(who), "%s/%s", r->ns ? r->ns : "",
 			  r->pvc ? r->pvc : "");
@@ -884,7 +884,8 @@ int scan_report(struct scan_state *st)
 	totals(doc, st, SCAN_BY_REGION, human);
 	if (st->a->by_tag)
 		totals(doc, st, SCAN_BY_TAG, human);
-	if (st->ctx->format == OUT_XLSX && (rc = scan_book_sheets(doc, st))) {
+	if ((st->ctx->format == OUT_XLSX && (rc = scan_book_sheets(doc, st))) ||
+	    (st->a->svg_dir && (rc = scan_svg_dir(doc, st)))) {
 		out_doc_free(doc);
 		return rc;
 	}
