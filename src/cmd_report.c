@@ -83,7 +83,7 @@ static const struct opt report_opts[] = {
 	{ "by-tag", 0, OPT_STR, A(scan.by_tag), "KEY",
 	  "--scan: also chart the costs by the value of tag KEY" },
 	{ "top", 0, OPT_INT, A(top), "N", "--scan: volumes in the top-savings chart",
-	  .min = 1, .max = 100, .def = "10", .unit = OPT_UNIT_COUNT },
+	  .min = 1, .max = 100, .def = "10" },
 	{ "generated", 0, OPT_FLAG, A(generated), NULL,
 	  "--scan: the inventory is generated test data; every\n"
 	  "scan chart says so" },
