@@ -19,7 +19,11 @@ n = int(args[0]) if args else 100000
 rnd = random.Random(42)
 azs = ["us-east-1a", "us-east-1b", "eu-west-1a", "eu-west-1c", "us-west-2b"]
 teams = ["payments", "search", "ml", "web", "data"]
-vols = []
+# streamed, one volume at a time (1,000,000 volumes for scan-1m.sh), the
+# same bytes json.dump of the whole document would write
+out = sys.stdout
+out.write('{"Generated": "synthetic data from ebsize tests/perf/gen-volumes.py, '
+          'not AWS output", "Volumes": [')
 for i in range(n):
     vid = "vol-%017x" % (0x0A000000000000000 + i)
     r = rnd.random()
@@ -68,7 +72,5 @@ for i in range(n):
     }
     if tput is not None:
         v["Throughput"] = tput
-    vols.append(v)
-json.dump({"Generated": "synthetic data from ebsize tests/perf/gen-volumes.py, not AWS output",
-           "Volumes": vols}, sys.stdout)
-sys.stdout.write("\n")
+    out.write((", " if i else "") + json.dumps(v))
+out.write("]}\n")
