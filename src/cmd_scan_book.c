@@ -29,24 +29,15 @@
 #include "ebsize/price_sheet.h"
 #include "ebsize/util.h"
 
-/*
- * The monthly cost of one volume whose region, type, size, IOPS and
- * throughput are the same-row cells named by the template references
- * given (a cell left blank counts no units).  Heap string.
- */
-static char *cost_formula(const char *region, const char *type,
-			  const char *size, const char *iops,
-			  const char *tput)
-{
-	return price_sheet_cost_volume(region, type, size, iops, tput);
-}
-
 void scan_book_findings(struct out_table *t)
 {
-	char *cur = cost_formula("{region}", "{current.type}", "{current.size_gib}",
-				 "{current.iops}", "{current.throughput_mibps}");
-	char *prop = cost_formula("{region}", "{proposed.type}", "{proposed.size_gib}",
-				  "{proposed.iops}", "{proposed.throughput_mibps}");
+	/* over the row's own configuration cells and the Prices sheet */
+	char *cur = price_sheet_cost_volume("{region}", "{current.type}",
+					    "{current.size_gib}", "{current.iops}",
+					    "{current.throughput_mibps}");
+	char *prop = price_sheet_cost_volume("{region}", "{proposed.type}",
+					     "{proposed.size_gib}", "{proposed.iops}",
+					     "{proposed.throughput_mibps}");
 
 	out_sheet(t, "Findings");
 	out_formula(t, "current.monthly_usd", cur);
@@ -179,8 +170,8 @@ static void unchanged(struct out_doc *doc, const struct scan_fleet *fl)
 {
 	struct out_table *t = out_list(doc, "unchanged",
 				       "Volumes without a finding, by configuration");
-	char *each = cost_formula("{region}", "{type}", "{size_gib}", "{iops}",
-				  "{throughput_mibps}");
+	char *each = price_sheet_cost_volume("{region}", "{type}", "{size_gib}",
+					     "{iops}", "{throughput_mibps}");
 
 	out_xlsx_only(t);
 	out_sheet(t, "Unchanged");
