@@ -86,7 +86,7 @@ int billing_sniff_file(const char *path, enum bill_format *fmt, char *err)
 
 int billing_analyze(struct billing_data *d, billing_prices_fn prices,
 		    void *arg, const struct volume_limits lim[VT_COUNT],
-		    const struct strmap *known_ids, struct billing_result *out,
+		    const struct idset *known_ids, struct billing_result *out,
 		    char *err)
 {
 	double ph;
@@ -107,7 +107,7 @@ int billing_analyze(struct billing_data *d, billing_prices_fn prices,
 		if (rc)
 			ps = NULL;
 		if (known_ids)
-			known = strmap_get(known_ids, v->id) != NULL;
+			known = idset_get(known_ids, v->id, NULL);
 		billing_analyze_volume(v, ps, currency, lim, ph, known,
 				       &out->f[i]);
 	}
@@ -117,7 +117,7 @@ int billing_analyze(struct billing_data *d, billing_prices_fn prices,
 int billing_scan_files(const char *const *paths, size_t n,
 		       billing_prices_fn prices, void *arg,
 		       const struct volume_limits lim[VT_COUNT],
-		       const struct strmap *known_ids,
+		       const struct idset *known_ids,
 		       struct billing_result *out, char *err)
 {
 	struct billing_data *d = billing_data_new();

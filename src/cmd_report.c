@@ -3,16 +3,17 @@
  * This file parses options, loads what the charts need from the database
  * (published and stored bench runs, prices and volume rules), asks the
  * chart builders of report_charts.c for each chart and has report.c write
- * the directory.  It draws nothing itself.
- *
- * Scan charts exist (report_chart_scan_*) but are not wired here yet:
- * `report --scan FILE...` comes once the scan library is split out.
+ * the directory.  It draws nothing itself.  `--scan FILE...` runs the
+ * scan's own analysis (scan_collect, cmd_scan.c) and charts it with
+ * cmd_scan_charts.c.
  */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cmd_scan.h"
 
 #include "ebsize/bench.h"
 #include "ebsize/cli.h"
@@ -32,6 +33,10 @@ struct args {
 	struct cli_sizes sizes;
 	long iops;
 	double load;
+	struct opt_list scan_files;
+	struct scan_args scan;     /* the scan options that matter to costs */
+	long top;
+	int generated;
 };
 
 #define A(f) offsetof(struct args, f)
@@ -56,8 +61,38 @@ static const struct opt report_opts[] = {
 	  "how long a full gp2 bucket lasts against size" },
 	{ "load", 0, OPT_NUM, A(load), "IOPS", "the load of the burst curve",
 	  .min = 1, .max = 1e7, .def = "3000", .unit = OPT_UNIT_COUNT },
+	{ "scan", 0, OPT_LIST, A(scan_files), "FILE",
+	  "chart a scan of these inventory files (what ebsize scan\n"
+	  "reads; repeatable): cost now and proposed by category,\n"
+	  "region and tag, and the top volumes by savings",
+	  .max = SCAN_MAX_FILES, .flags = OPT_PATH },
+	{ "metrics", 0, OPT_LIST, A(scan.metrics), "FILE",
+	  "--scan: CloudWatch get-metric-data output (repeatable)",
+	  .max = SCAN_MAX_FILES, .flags = OPT_PATH },
+	{ "usage", 0, OPT_STR, A(scan.usage), "FILE",
+	  "--scan: CSV volume_id,used_gib", .flags = OPT_PATH },
+	{ "headroom", 0, OPT_NUM, A(scan.opts.headroom_pct), "PCT",
+	  "--scan: margin over observed peaks and used space",
+	  .min = 0, .max = 1000, .def = "20" },
+	{ "min-savings", 0, OPT_NUM, A(scan.opts.min_savings_usd), "USD",
+	  "--scan: drop findings saving less per month", .min = 0,
+	  .max = 1e9, .def = "0" },
+	{ "exclude-tag", 0, OPT_LIST, A(scan.excl), "K[=V]",
+	  "--scan: volumes tagged K (=V) are never changed",
+	  .max = SCAN_MAX_EXCLUDES },
+	{ "by-tag", 0, OPT_STR, A(scan.by_tag), "KEY",
+	  "--scan: also chart the costs by the value of tag KEY" },
+	{ "top", 0, OPT_INT, A(top), "N", "--scan: volumes in the top-savings chart",
+	  .min = 1, .max = 100, .def = "10" },
+	{ "generated", 0, OPT_FLAG, A(generated), NULL,
+	  "--scan: the inventory is generated test data; every\n"
+	  "scan chart says so" },
 	{ NULL }
 };
+
+/* The scan options, which need --scan. */
+static const char *const scan_only[] = { "metrics", "usage", "headroom", "min-savings",
+					 "exclude-tag", "by-tag", "top", "generated" };
 
 static int check(struct cli_ctx *ctx, void *args)
 {
@@ -71,7 +106,19 @@ static int check(struct cli_ctx *ctx, void *args)
 	a->dir = ctx->output;
 	if (a->runs.n)
 		a->bench = 1;
-	if (!a->bench && !a->compare && !a->burst)
+	for (size_t i = 0; i < ARRAY_SIZE(scan_only); i++)
+		if (!a->scan_files.n && cli_given(ctx, scan_only[i]))
+			return msg_usage_error(c_, "--%s goes with --scan", scan_only[i]);
+	if (a->scan_files.n) {
+		int rc;
+
+		a->scan.files = a->scan_files.v;
+		a->scan.nfiles = a->scan_files.n;
+		a->scan.alarm_minutes = 5;   /* scan's default; no cost depends on it */
+		if ((rc = scan_args_check(c_, &a->scan)))
+			return rc;
+	}
+	if (!a->bench && !a->compare && !a->burst && !a->scan_files.n)
 		a->bench = a->compare = a->burst = 1;
 	if (cli_given(ctx, "iops") && !a->compare)
 		return msg_usage_error(c_, "--iops goes with --compare");
@@ -411,6 +458,77 @@ out:
 	return rc;
 }
 
+/* One line per currency: what the fleet costs now and after the proposals. */
+static void scan_summary(struct sbuf *sb, const struct scan_fleet *fl)
+{
+	const struct scan_totals *t = &fl->by[SCAN_BY_CURRENCY];
+
+	for (int usd = 1; usd >= 0; usd--)
+		for (size_t i = 0; i < t->n; i++) {
+			const struct scan_total *x = &t->t[i];
+			long long prop = x->scanned_u - x->savings_u + x->extra_u;
+			char now[48], after[48], save[48], year[48];
+
+			if ((strcmp(x->currency, "USD") == 0) != usd)
+				continue;
+			out_fmt_money(now, sizeof(now), scan_total_money(x->scanned_u), x->currency);
+			out_fmt_money(after, sizeof(after), scan_total_money(prop), x->currency);
+			out_fmt_money(save, sizeof(save), scan_total_money(x->savings_u), x->currency);
+			out_fmt_money(year, sizeof(year), scan_total_money(x->savings_u * 12),
+				      x->currency);
+			sbuf_addf(sb, " %s: %zu volumes, %zu with a finding; %s a month now, "
+				  "%s after the proposals: saves %s a month (%s a year, %.1f %%).",
+				  x->currency, x->scanned, x->findings, now, after, save, year,
+				  x->scanned_u > 0 ? (double)x->savings_u * 100.0 /
+						     (double)x->scanned_u : 0.0);
+		}
+}
+
+/* The scan section: the analysis of `ebsize scan`, then its charts. */
+static int add_scan(struct build *b, struct cli_ctx *ctx, const struct args *a)
+{
+	struct sbuf src = SBUF_INIT(1 << 16), text = SBUF_INIT(1 << 16);
+	struct scan_chart_opts o = { 0 };
+	struct report_chart **v;
+	struct scan_state st;
+	size_t n;
+	int rc;
+
+	/* the totals count every finding; only the top ones are kept */
+	rc = scan_collect(ctx, &a->scan, (size_t)a->top, 0, "report: ", &st);
+	if (rc)
+		goto out;
+	scan_fleet_sort(&st.fleet);
+	for (size_t i = 0; i < a->scan.nfiles; i++)
+		sbuf_addf(&src, "%s%s", i ? ", " : "", a->scan.files[i]);
+	sbuf_addf(&text, "What ebsize scan finds in %s%s: the monthly cost of the volumes "
+		  "with a finding now and after the proposed changes, by category and by "
+		  "region%s, and the volumes that save the most. Prices: on-demand, in each "
+		  "region's currency (amounts in two currencies are never added).",
+		  src.buf, a->generated ? " (GENERATED test data, not a real account)" : "",
+		  a->scan.by_tag ? " and tag" : "");
+	scan_summary(&text, &st.fleet);
+	report_section(b->rep, "Inventory scan", text.buf);
+	o.prefix = unique_name(&b->names, "scan");
+	o.source = src.buf;
+	o.generated = a->generated;
+	o.top = (size_t)a->top;
+	v = scan_charts(&st, &o, &n);
+	for (size_t i = 0; i < n; i++) {
+		unique_name(&b->names, v[i]->name);
+		add(b, v[i]);
+		v[i] = NULL;
+	}
+	scan_charts_free(v, n);
+	if (!st.fleet.nfindings)
+		msg_info("report: the scan of %s has no findings to chart", src.buf);
+out:
+	scan_state_release(&st);
+	sbuf_release(&src);
+	sbuf_release(&text);
+	return rc;
+}
+
 static int run(struct cli_ctx *ctx, void *args)
 {
 	const struct args *a = args;
@@ -423,7 +541,8 @@ static int run(struct cli_ctx *ctx, void *args)
 			   "benchmark runs with the credit-bucket model overlaid, cost curves "
 			   "from the solver, and the gp2 credit bucket.  Published runs have "
 			   "summaries only; they are drawn as published points, never as a "
-			   "per-second series.  Lines labelled modelled come from the model.");
+			   "per-second series.  Lines labelled modelled come from the model.  "
+			   "A scan section shows what ebsize scan finds in an inventory.");
 	if (a->bench) {
 		report_section(b.rep, "Benchmarks",
 			       "IOPS over time and latency percentiles per phase; gp2 and gp3 "
@@ -447,6 +566,8 @@ static int run(struct cli_ctx *ctx, void *args)
 		add(&b, report_chart_burst_sizes(unique_name(&b.names, "gp2-burst-duration"),
 						 a->load, a->sizes.v, a->sizes.n));
 	}
+	if (a->scan_files.n && (rc = add_scan(&b, ctx, a)))
+		goto out;
 	msg_progress("report: writing %zu charts to '%s'", b.charts, a->dir);
 	if (report_write(b.rep, a->dir, err)) {
 		msg_error("%s", err);
@@ -470,12 +591,18 @@ const struct cmd cmd_report_def = {
 	.flags = CMD_NEEDS_DB | CMD_OUTPUT_DIR,
 	.summary = "an HTML report with SVG charts: benchmarks, cost curves, credits",
 	.synopsis = "-o DIR [--bench] [--runs RUN]... [--compare] [--sizes LIST]"
-		    " [--iops N] [--burst] [--load IOPS]",
+		    " [--iops N] [--burst] [--load IOPS]\n"
+		    "-o DIR --scan FILE... [--metrics FILE]... [--usage FILE]"
+		    " [--headroom PCT] [--min-savings USD] [--exclude-tag KEY[=VALUE]]..."
+		    " [--by-tag KEY] [--top N] [--generated]",
 	.description =
 		"Write an HTML report with SVG charts to DIR: DIR/index.html (self-contained:\n"
 		"inline SVG and CSS, no scripts, nothing fetched, so it works offline and in\n"
 		"mail) and every chart also as DIR/NAME.svg.  Each chart is followed by the\n"
-		"data behind it.  Without a section option every section is written.\n"
+		"data behind it.  Without --bench, --runs, --compare, --burst or --scan\n"
+		"the first three are written.  --scan charts what\n"
+		"ebsize scan finds in an inventory (the same analysis and options; the\n"
+		"global --region keeps only that region's volumes).\n"
 		"-o DIR (the global output option) names the directory, created if\n"
 		"missing.",
 	.opts = report_opts,

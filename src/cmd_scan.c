@@ -64,6 +64,10 @@ static const struct opt scan_opts[] = {
 	{ "metric-queries", 0, OPT_STR, A(queries), "FILE",
 	  "write the --metric-data-queries JSON for the\n"
 	  "in-use volumes of a describe-volumes FILE", .flags = OPT_PATH },
+	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
+	  "also chart the costs by category, region and tag and\n"
+	  "the top savings as DIR/scan-*.svg (--format md links\n"
+	  "them)", .flags = OPT_DIRNAME },
 	{ "period", 0, OPT_INT, A(period_s), "S",
 	  "metric period in seconds", .min = 60, .max = 86400, .def = "300", .unit = OPT_UNIT_SECONDS },
 	{ "emit-sql", 0, OPT_ENUM, A(emit_sql), "DIALECT",
@@ -79,21 +83,29 @@ static const struct opt scan_opts[] = {
 	{ NULL }
 };
 
+int scan_args_check(const char *cmd, struct scan_args *a)
+{
+	for (size_t i = 0; i < a->excl.n; i++)
+		if (!*a->excl.v[i] || *a->excl.v[i] == '=')
+			return msg_usage_error(cmd, "--exclude-tag needs KEY or KEY=VALUE, not '%s'",
+					       a->excl.v[i]);
+	a->opts.alarm_lead_s = a->alarm_minutes * 60.0;
+	return EXIT_OK;
+}
+
 static int check(struct cli_ctx *ctx, void *args)
 {
 	struct scan_args *a = args;
 	const char *c_ = ctx->cmd_name;
+	int rc;
 
-	for (size_t i = 0; i < a->excl.n; i++)
-		if (!*a->excl.v[i] || *a->excl.v[i] == '=')
-			return msg_usage_error(c_, "--exclude-tag needs KEY or KEY=VALUE, not '%s'",
-					       a->excl.v[i]);
+	if ((rc = scan_args_check(c_, a)))
+		return rc;
 	if (a->period_s % 60)
 		return msg_usage_error(c_, "--period must be a multiple of 60 seconds, not '%ld'",
 				       a->period_s);
 	if (ctx->noperands > SCAN_MAX_FILES)
 		return msg_usage_error(c_, "more than %d input files", SCAN_MAX_FILES);
-	a->opts.alarm_lead_s = a->alarm_minutes * 60.0;
 	a->files = ctx->operands;
 	a->nfiles = ctx->noperands;
 	if (cli_given(ctx, "emit-sql")) {
@@ -110,6 +122,8 @@ static int check(struct cli_ctx *ctx, void *args)
 		return msg_usage_error(c_, "--schema goes with --emit-sql");
 	if (a->queries && a->nfiles)
 		return msg_usage_error(c_, "--metric-queries takes no other input files");
+	if (a->queries && a->svg_dir)
+		return msg_usage_error(c_, "--svg-dir goes with a scan, not --metric-queries");
 	if (!a->queries && !a->nfiles)
 		return msg_usage_error(c_, "missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export)");
 	return EXIT_OK;
@@ -139,7 +153,8 @@ static const struct price_set *prices_for(void *arg, const char *region)
 	return scan_prices_for(arg, region);
 }
 
-/* The fleet rules' options from the command line. */
+/* The fleet rules' options from the command line (keep_top and
+ * group_unchanged are the caller's). */
 static void fleet_opts(struct scan_state *st, struct scan_fleet_opts *o)
 {
 	const struct scan_args *a = st->a;
@@ -156,7 +171,7 @@ static void fleet_opts(struct scan_state *st, struct scan_fleet_opts *o)
 	o->prices_arg = st;
 }
 
-static void state_release(struct scan_state *st)
+void scan_state_release(struct scan_state *st)
 {
 	scan_fleet_release(&st->fleet);
 	for (size_t i = 0; i < st->nrp; i++)
@@ -172,49 +187,72 @@ static void state_release(struct scan_state *st)
 		scan_input_close(&st->stdin_in);
 }
 
+int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
+		 size_t keep_top, int group_unchanged, const char *progress,
+		 struct scan_state *st)
+{
+	struct volume_limits lim[VT_COUNT];
+	struct scan_fleet_opts fo;
+	char *kinds = NULL;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	st->ctx = ctx;
+	st->a = a;
+	st->progress = progress;
+	for (int t = 0; t < VT_COUNT; t++)
+		if ((rc = db_load_limits(ctx->db, (enum vol_type)t, NULL, &lim[t], st->err)))
+			return cli_fail(ctx, rc, st->err);
+	fleet_opts(st, &fo);
+	fo.keep_top = keep_top;
+	fo.group_unchanged = group_unchanged;
+	scan_fleet_init(&st->fleet, lim, &fo);
+	rc = EXIT_RUNTIME;
+	kinds = xcalloc(a->nfiles + 1, 1);
+	if (scan_load_inputs(st, kinds))
+		goto out;
+	/* StorageClasses alone still have cluster findings */
+	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st->k8s.npv && !st->k8s.nsc &&
+	    !scan_billing_volumes(st)) {
+		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export with resource ids");
+		goto out;
+	}
+	/* billing exports are joined to the records by id: keep them all */
+	if (st->bill)
+		scan_fleet_keep_all(&st->fleet);
+	if (scan_read_volumes(st, kinds))
+		goto out;
+	if (st->bill && scan_billing_join(st, memchr(kinds, INV_VOLUMES, a->nfiles) != NULL))
+		goto out;
+	scan_fleet_unmatched(&st->fleet);
+	scan_flush_warnings(st);
+	if (st->nwarn > SCAN_SHOW_WARNINGS)
+		msg_warn("%zu more warnings not shown", st->nwarn - SCAN_SHOW_WARNINGS);
+	rc = EXIT_OK;
+out:
+	free(kinds);
+	return rc;
+}
+
 static int run(struct cli_ctx *ctx, void *args)
 {
 	const struct scan_args *a = args;
-	struct volume_limits lim[VT_COUNT];
-	struct scan_fleet_opts fo;
+	int human = ctx->format == OUT_TABLE || ctx->format == OUT_MD;
 	struct scan_state st;
-	char *kinds = NULL;
 	int rc;
 
 	if (a->queries)
 		return scan_write_queries(a, ctx);
 	if (cli_given(ctx, "emit-sql"))
 		return scan_emit_sql(a, ctx);
-	memset(&st, 0, sizeof(st));
-	st.ctx = ctx;
-	st.a = a;
-	for (int t = 0; t < VT_COUNT; t++)
-		if ((rc = db_load_limits(ctx->db, (enum vol_type)t, NULL, &lim[t], st.err)))
-			return cli_fail(ctx, rc, st.err);
-	fleet_opts(&st, &fo);
-	scan_fleet_init(&st.fleet, lim, &fo);
-	rc = EXIT_RUNTIME;
-	kinds = xcalloc(a->nfiles + 1, 1);
-	if (scan_load_inputs(&st, kinds))
-		goto out;
-	/* StorageClasses alone still have cluster findings */
-	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st.k8s.npv && !st.k8s.nsc &&
-	    !scan_billing_volumes(&st)) {
-		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export with resource ids");
-		goto out;
-	}
-	if (scan_read_volumes(&st, kinds))
-		goto out;
-	if (st.bill && scan_billing_join(&st, memchr(kinds, INV_VOLUMES, a->nfiles) != NULL))
-		goto out;
-	scan_fleet_unmatched(&st.fleet);
-	scan_flush_warnings(&st);
-	if (st.nwarn > SCAN_SHOW_WARNINGS)
-		msg_warn("%zu more warnings not shown", st.nwarn - SCAN_SHOW_WARNINGS);
-	rc = scan_report(&st);
-out:
-	free(kinds);
-	state_release(&st);
+	/* a table or Markdown shows the --limit first findings: only those
+	 * are kept, with running totals (issue 14: a million volumes in
+	 * 100 MiB); the machine formats and workbooks list every one */
+	rc = scan_collect(ctx, a, human ? (size_t)a->limit : 0,
+			  ctx->format == OUT_XLSX, NULL, &st);
+	if (!rc)
+		rc = scan_report(&st);
+	scan_state_release(&st);
 	return rc;
 }
 
@@ -226,7 +264,7 @@ const struct cmd cmd_scan_def = {
 	.summary = "find EBS waste in an inventory: savings and fix commands",
 	.synopsis = "FILE... [--metrics FILE]... [--usage FILE] [--region R]"
 		    " [--min-savings USD] [--headroom PCT] [--exclude-tag KEY[=VALUE]]..."
-		    " [--by-tag KEY] [--alarm-minutes M] [--limit N]\n"
+		    " [--by-tag KEY] [--alarm-minutes M] [--limit N] [--svg-dir DIR]\n"
 		    "--metric-queries VOLUMES.json [--period S]\n"
 		    "--emit-sql duckdb|athena [--schema focus|cur2|cur] [--table NAME]"
 		    " [--region R]...",

@@ -2,10 +2,12 @@
  * cmd_scan.h - private to the `ebsize scan` command files: cmd_scan.c
  * (options, the run), cmd_scan_input.c (files: mapping, telling inputs
  * apart, streaming describe-volumes into the fleet rules),
- * cmd_scan_report.c (the findings, commands and totals as a document) and
- * cmd_scan_billing.c (billing exports: reading, joining them to the fleet,
- * their part of the report, --emit-sql).  The rules themselves are the
- * library's (scan_fleet.c, scan.c, billing_*.c).
+ * cmd_scan_report.c (the findings, commands and totals as a document),
+ * cmd_scan_book.c (the workbook), cmd_scan_charts.c (the charts of
+ * --svg-dir and of `ebsize report --scan`, whose cmd_report.c uses
+ * scan_collect) and cmd_scan_billing.c (billing exports: reading,
+ * joining them to the fleet, their part of the report, --emit-sql).  The
+ * rules themselves are the library's (scan_fleet.c, scan.c, billing_*.c).
  */
 #ifndef EBSIZE_CMD_SCAN_H
 #define EBSIZE_CMD_SCAN_H
@@ -35,6 +37,7 @@ struct scan_args {
 	double alarm_minutes;
 	int emit_sql;             /* enum bill_dialect, when given */
 	int schema;               /* index in scan_schema_names */
+	const char *svg_dir;      /* --svg-dir: the charts as SVG files */
 	struct scan_opts opts;
 };
 
@@ -84,6 +87,8 @@ struct scan_state {
 	size_t no_price_said;         /* fleet.no_price entries warned about */
 	struct scan_input stdin_in;   /* stdin, read once when a volume file */
 	struct scan_input *cur;       /* the describe-volumes file being read */
+	size_t nread;                 /* volume records read (progress) */
+	const char *progress;         /* the progress line's prefix, or NULL */
 	uint32_t *cmd_rows;           /* report: human commands (rec << 2 | kind) */
 	size_t ncmd_rows;
 	struct scan_bill *bill;       /* billing exports; NULL: none given */
@@ -93,6 +98,22 @@ struct scan_state {
 /* The prices of region (read once), NULL: none (cmd_scan.c). */
 const struct price_set *scan_prices_for(struct scan_state *st,
 					const char *region);
+/* scan's checks of its options (--exclude-tag; the alarm lead time). */
+int scan_args_check(const char *cmd, struct scan_args *a);
+
+/*
+ * The whole analysis of a scan's inputs into st (which it fills from
+ * zero): limits, the side inputs, the describe-volumes files streamed,
+ * the PVs, the warnings.  keep_top and group_unchanged as in struct
+ * scan_fleet_opts; progress prefixes the progress line (NULL: none).
+ * EXIT_OK, or an exit code (the error printed).  Release st with
+ * scan_state_release either way.  `ebsize report --scan` uses it too
+ * (cmd_report.c).
+ */
+int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
+		 size_t keep_top, int group_unchanged, const char *progress,
+		 struct scan_state *st);
+void scan_state_release(struct scan_state *st);
 
 /* Print the parsers' and the rules' new warnings, the first 20 in all. */
 void scan_flush_warnings(struct scan_state *st);
@@ -146,5 +167,41 @@ void scan_billing_report(struct out_doc *doc, const struct scan_state *st,
 			 int human);
 /* --emit-sql: print the billing analysis as SQL; an exit code. */
 int scan_emit_sql(const struct scan_args *a, struct cli_ctx *ctx);
+/*
+ * The workbook (cmd_scan_book.c): live formulas and sheets for the
+ * sections scan_report builds -- the findings list, the summary, the
+ * totals by currency and by category, region or tag -- and the sections
+ * only a workbook has (Unchanged, the price snapshots, Prices).
+ * scan_book_sheets returns an exit code (1: printed).
+ */
+void scan_book_findings(struct out_table *t);
+void scan_book_summary(struct out_table *t);
+void scan_book_currency(struct out_table *t);
+void scan_book_totals(struct out_table *t, enum scan_by by);
+int scan_book_sheets(struct out_doc *doc, struct scan_state *st);
+
+/* "gp3 2,000 GiB 6,000 IOPS 250 MiB/s", "delete (after a snapshot)". */
+void scan_describe(const struct vol_config *c, char *buf, size_t n);
+
+/*
+ * The charts of a scan (cmd_scan_charts.c): current against proposed
+ * monthly cost by category, region and --by-tag value, and the top
+ * volumes by savings; one set per currency, USD first.  Named
+ * PREFIX-categories, PREFIX-regions, PREFIX-tags, PREFIX-top (another
+ * currency's with "-cny" ... after).  After scan_fleet_sort.
+ */
+struct scan_chart_opts {
+	const char *prefix;           /* file stems: "scan" */
+	const char *source;           /* the inventory, for captions */
+	int generated;                /* generated test data: said so */
+	size_t top;                   /* volumes in the top chart */
+};
+
+struct report_chart;
+struct report_chart **scan_charts(const struct scan_state *st,
+				  const struct scan_chart_opts *o, size_t *n);
+void scan_charts_free(struct report_chart **v, size_t n);
+/* --svg-dir: the charts into a->svg_dir, linked from doc's Markdown. */
+int scan_svg_dir(struct out_doc *doc, const struct scan_state *st);
 
 #endif

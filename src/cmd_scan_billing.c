@@ -301,8 +301,9 @@ static void billed_of(const struct bill_volume *v, const struct bill_finding *f,
  * billed volume: its current cost becomes the billed one, per month
  * billed, when the bill and the prices are in the same currency.
  */
-static void attach(struct scan_bill *b, struct scan_rec *r,
-		   struct scan_bill_link *l, enum link_how how)
+static void attach(struct scan_fleet *fl, struct scan_bill *b,
+		   struct scan_rec *r, struct scan_bill_link *l,
+		   enum link_how how)
 {
 	const struct bill_volume *v = l->v;
 
@@ -311,7 +312,7 @@ static void attach(struct scan_bill *b, struct scan_rec *r,
 	l->has_rec = 1;
 	l->counted = r->f.cat != SCAN_EXCLUDED;
 	if (v->months > 0 && !strcmp(v->currency, r->currency)) {
-		r->f.cur_usd = scan_usd(v->billed_total / v->months);
+		scan_fleet_set_current(fl, r, scan_usd(v->billed_total / v->months));
 		l->cur_billed = 1;
 		b->cur_billed++;
 	}
@@ -343,7 +344,7 @@ static int join_billed(struct scan_state *st, struct scan_bill *b,
 		}
 		b->by_metrics++;
 		if (fl->nrecs > before)
-			attach(b, &fl->recs[before], l, LINK_METRICS);
+			attach(fl, b, &fl->recs[before], l, LINK_METRICS);
 		return 0;
 	}
 	switch (f->status) {
@@ -371,7 +372,7 @@ static int join_billed(struct scan_state *st, struct scan_bill *b,
 	default:
 		break;
 	}
-	fl->scanned++;
+	scan_fleet_count(fl, v->region, v->currency, f->cur_per_month);
 	if (f->cat == BILL_NONE) {
 		b->no_finding++;
 		return 0;
@@ -433,7 +434,7 @@ int scan_billing_join(struct scan_state *st, int described)
 			/* described (or a PV): that record decides */
 			b->in_inventory++;
 			if ((at = (uintptr_t)strmap_get(&rec_of, v->id)))
-				attach(b, &fl->recs[at - 1], l, LINK_INVENTORY);
+				attach(fl, b, &fl->recs[at - 1], l, LINK_INVENTORY);
 			continue;
 		}
 		if (!region_ok(v->region)) {

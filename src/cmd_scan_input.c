@@ -207,12 +207,25 @@ int scan_load_inputs(struct scan_state *st, char *kinds)
 
 /* ------------------------------------------------------------ pass 2 */
 
+/* Volumes between two redraws of the progress line. */
+#define PROGRESS_STEP 8192
+
+/* The progress line on a terminal: volumes read, share of the file. */
+static void progress(const struct scan_state *st, size_t done)
+{
+	msg_progress("%sscanning '%s': %zu volumes, %d %%",
+		     st->progress ? st->progress : "", st->cur->name, st->nread,
+		     st->cur->len ? (int)((double)done * 100.0 / (double)st->cur->len) : 100);
+}
+
 /* inventory_each_volume callback: one record into the fleet rules. */
 static int on_volume(const struct inv_volume *v, void *arg)
 {
 	struct scan_state *st = arg;
 	int rc;
 
+	if (++st->nread % PROGRESS_STEP == 0 && msg_progress_enabled())
+		progress(st, v->end_offset);
 	scan_input_release_before(st->cur, v->end_offset);
 	rc = scan_fleet_volume(&st->fleet, st->cur->name, v, st->err);
 	scan_flush_warnings(st);
@@ -233,7 +246,8 @@ int scan_read_volumes(struct scan_state *st, const char *kinds)
 		if (kinds[i] != INV_VOLUMES)
 			continue;
 		if (msg_progress_enabled())
-			msg_progress("scanning '%s'", a->files[i]);
+			msg_progress("%sscanning '%s'", st->progress ? st->progress : "",
+				     a->files[i]);
 		if (!strcmp(a->files[i], "-") && st->stdin_in.data) {
 			in = st->stdin_in;
 			st->stdin_in.data = NULL;

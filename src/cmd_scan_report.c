@@ -15,23 +15,8 @@
 #include "ebsize/util.h"
 
 
-/* By currency (USD first: amounts in two currencies are not compared),
- * then by savings, then by id. */
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct scan_rec *x = a, *y = b;
-	int c = strcmp(x->currency, y->currency);
-
-	if (c)
-		return !strcmp(x->currency, "USD") ? -1 :
-		       !strcmp(y->currency, "USD") ? 1 : c;
-	if (x->f.save_usd != y->f.save_usd)
-		return x->f.save_usd < y->f.save_usd ? 1 : -1;
-	return strcmp(x->id, y->id);
-}
-
-/* "gp3 2,000 GiB 6,000 IOPS 250 MiB/s" for the human table. */
-static void describe(const struct vol_config *c, char *buf, size_t n)
+/* "gp3 2,000 GiB 6,000 IOPS 250 MiB/s" for the human table and charts. */
+void scan_describe(const struct vol_config *c, char *buf, size_t n)
 {
 	if (!c->count) {
 		xsnprintf(buf, n, "delete (after a snapshot)");
@@ -253,6 +238,8 @@ static void full_findings(struct out_doc *doc, struct scan_state *st)
 	if (st->bill)
 		scan_billing_cols(t, 0);
 	out_rows_on_demand(t, st->fleet.nrecs, full_row, st);
+	if (st->ctx->format == OUT_XLSX)
+		scan_book_findings(t);
 }
 
 /*
@@ -278,13 +265,13 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	const struct scan_finding *f = &r->f;
 	char now[96], prop[96], who[160], clean[160];
 
-	describe(&f->cur, now, sizeof(now));
+	scan_describe(&f->cur, now, sizeof(now));
 	if (f->cat == SCAN_EXCLUDED)
 		xsnprintf(prop, sizeof(prop), "(excluded)");
 	else if (f->cat == SCAN_NOT_IN_INVENTORY)
 		xsnprintf(prop, sizeof(prop), "(not in describe-volumes)");
 	else
-		describe(&f->prop, prop, sizeof(prop));
+		scan_describe(&f->prop, prop, sizeof(prop));
 	if (r->ns || r->pvc)
 		xsnprintf(who, sizeof(who), "%s/%s", r->ns ? r->ns : "",
 			  r->pvc ? r->pvc : "");
@@ -408,11 +395,12 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	out_main(t);
 	size_t alloc = 0, shown = st->fleet.nrecs;
 
-	if (st->a->limit && (size_t)st->a->limit < shown) {
+	/* the fleet kept only the --limit first findings (keep_top) */
+	if (st->a->limit && (size_t)st->a->limit < shown)
 		shown = (size_t)st->a->limit;
+	if (st->fleet.nfindings > shown)
 		out_note(doc, "%zu more findings not shown (--limit 0 shows all; csv and json list all)",
-			 st->fleet.nrecs - shown);
-	}
+			 st->fleet.nfindings - shown);
 	out_col(t, "volume_id", "Volume", OUT_TEXT);
 	out_col(t, "who", "Name / PVC", OUT_TEXT);
 	out_col(t, "region", "Region", OUT_TEXT);
@@ -588,28 +576,6 @@ static void cluster_findings(struct out_doc *doc, const struct scan_state *st,
 		cluster_commands(doc, fl);
 }
 
-/* Plans of the findings by method, for the record and the notes. */
-struct k8s_counts {
-	size_t vac, reused, in_tree, blocked;
-};
-
-static void count_plans(const struct scan_state *st, struct k8s_counts *n)
-{
-	memset(n, 0, sizeof(*n));
-	for (size_t i = 0; i < st->fleet.nrecs; i++) {
-		const struct scan_rec *r = &st->fleet.recs[i];
-		struct scan_k8s_plan p;
-
-		if (!r->pv)
-			continue;
-		scan_k8s_plan(&st->fleet.cluster, r->pv, &r->f, &p);
-		n->vac += p.method == SCAN_K8S_VAC;
-		n->reused += p.method == SCAN_K8S_VAC && p.reused;
-		n->in_tree += p.method == SCAN_K8S_MODIFY_VOLUME;
-		n->blocked += p.method == SCAN_K8S_BLOCKED;
-	}
-}
-
 /*
  * The Kubernetes record (when the inputs had Kubernetes objects) and the
  * notes on the plans: which API version the manifests use and why, the
@@ -619,13 +585,12 @@ static void kubernetes(struct out_doc *doc, const struct scan_state *st)
 {
 	const struct inv_k8s *k = &st->k8s;
 	const struct scan_k8s *c = &st->fleet.cluster;
+	const struct scan_fleet *fl = &st->fleet;
 	struct out_table *t;
-	struct k8s_counts n;
 	size_t defaults = 0, under_way = 0;
 
 	if (!k->nsc && !k->npv && !k->npvc && !k->nvac)
 		return;
-	count_plans(st, &n);
 	for (size_t i = 0; i < k->nsc; i++)
 		defaults += k->sc[i].is_default != 0;
 	for (size_t i = 0; i < k->npvc; i++)
@@ -641,11 +606,11 @@ static void kubernetes(struct out_doc *doc, const struct scan_state *st)
 		   (long long)under_way);
 	out_kv_int(t, "volume_attributes_classes", "VolumeAttributesClasses", (long long)k->nvac);
 	out_kv_int(t, "volume_attributes_classes_reused", "Findings reusing a class",
-		   (long long)n.reused);
+		   (long long)fl->k8s_reused);
 	out_kv_str(t, "volume_attributes_class_api", "VolumeAttributesClass API", c->vac_api);
 	out_kv_str(t, "volume_attributes_class_api_from", "... read from",
 		   c->vac_api_from_cluster ? "cluster" : "default");
-	if (n.vac) {
+	if (fl->k8s_vac) {
 		if (c->vac_api_from_cluster)
 			out_note(doc, "VolumeAttributesClass manifests use %s, the version of the cluster's classes",
 				 c->vac_api);
@@ -654,118 +619,217 @@ static void kubernetes(struct out_doc *doc, const struct scan_state *st)
 				 c->vac_api);
 		out_note(doc, "one VolumeAttributesClass per volume carries type, IOPS and throughput together; each modification must complete before the next, at most four per volume in a rolling 24 hours; after the patch, the verify command prints the class once it is applied");
 	}
-	if (n.in_tree)
+	if (fl->k8s_in_tree)
 		out_note(doc, "%zu in-tree awsElasticBlockStore volume(s): a VolumeAttributesClass does not reach them; their command is aws ec2 modify-volume",
-			 n.in_tree);
-	if (n.blocked)
+			 fl->k8s_in_tree);
+	if (fl->k8s_blocked)
 		out_note(doc, "%zu claim(s) with a modification under way or refused: listed with its status (k8s.modify_status), no new command",
-			 n.blocked);
+			 fl->k8s_blocked);
 }
 
-/* Totals never add two currencies: one per (key, currency). */
-struct total {
-	const char *key;
-	const char *currency;
-	long long volumes;
-	double current, savings;
-};
+/* ------------------------------------------------------------ totals */
 
-static struct total *total_for(struct total **t, size_t *n, size_t *alloc,
-			       const char *key, const char *currency)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*t)[i].key, key) && !strcmp((*t)[i].currency, currency))
-			return &(*t)[i];
-	xgrow((void **)t, alloc, *n + 1, sizeof(**t));
-	(*t)[*n] = (struct total){ key, currency, 0, 0, 0 };
-	return &(*t)[(*n)++];
-}
-
-/* By currency (USD first), then by savings. */
+/* By currency (USD first), then by savings, then by key. */
 static int total_cmp(const void *a, const void *b)
 {
-	const struct total *x = a, *y = b;
+	const struct scan_total *x = *(const struct scan_total *const *)a;
+	const struct scan_total *y = *(const struct scan_total *const *)b;
 	int c = strcmp(x->currency, y->currency);
 
 	if (c)
 		return !strcmp(x->currency, "USD") ? -1 :
 		       !strcmp(y->currency, "USD") ? 1 : c;
-	if (x->savings != y->savings)
-		return x->savings < y->savings ? 1 : -1;
+	if (x->savings_u != y->savings_u)
+		return x->savings_u < y->savings_u ? 1 : -1;
 	return strcmp(x->key, y->key);
 }
 
+/* What the volumes of a total cost after the proposals (millionths). */
+static long long proposed_u(long long current_u, const struct scan_total *t)
+{
+	return current_u - t->savings_u + t->extra_u;
+}
+
+/* Savings as a percentage of current (0 when nothing costs anything). */
+static double savings_pct(long long savings_u, long long current_u)
+{
+	return current_u > 0 ? (double)savings_u * 100.0 / (double)current_u : 0;
+}
+
 /*
- * One totals list: by category (0), region (1), tag value (2) or currency
- * (3, the per-currency grand totals).
+ * The rows of the totals by `by`, sorted: the groups with findings (by
+ * category, region, tag) or every currency with a scanned volume.
+ * Heap array of pointers into the fleet; *n of them.
  */
-static void totals(struct out_doc *doc, const struct scan_state *st, int by,
-		   int human)
+static const struct scan_total **sorted_totals(const struct scan_fleet *fl,
+					       enum scan_by by, size_t *n)
+{
+	const struct scan_totals *src = &fl->by[by];
+	const struct scan_total **t = xcalloc(src->n ? src->n : 1, sizeof(*t));
+
+	*n = 0;
+	for (size_t i = 0; i < src->n; i++)
+		if (src->t[i].findings || (by == SCAN_BY_CURRENCY && src->t[i].scanned))
+			t[(*n)++] = &src->t[i];
+	if (*n > 1)
+		qsort(t, *n, sizeof(*t), total_cmp);
+	return t;
+}
+
+/* The money columns of a totals list: key, title, style. */
+struct money_col {
+	const char *key, *title;
+	enum out_style style;
+};
+
+/*
+ * The totals of the currencies: per currency, the findings' figures as
+ * always (volumes, current_monthly, monthly_savings, annual_savings: the
+ * volumes with a finding) and the fleet's -- every scanned volume --
+ * volumes_scanned, current_monthly_usd, proposed_monthly_usd (after every
+ * proposal: current - savings + extra_cost), savings_pct of the current
+ * cost and extra_cost_monthly_usd (what burst-risk fixes add).
+ */
+static void totals_by_currency(struct out_doc *doc, const struct scan_state *st,
+			       int human)
+{
+	static const struct money_col machine[] = {
+		{ "volumes", NULL, OUT_INT },
+		{ "current_monthly", NULL, OUT_USD },
+		{ "monthly_savings", NULL, OUT_USD },
+		{ "annual_savings", NULL, OUT_USD },
+		{ "volumes_scanned", NULL, OUT_INT },
+		{ "current_monthly_usd", NULL, OUT_USD },
+		{ "proposed_monthly_usd", NULL, OUT_USD },
+		{ "savings_pct", NULL, OUT_PCT },
+		{ "extra_cost_monthly_usd", NULL, OUT_USD },
+	};
+	static const struct money_col people[] = {
+		{ "volumes_scanned", "Volumes", OUT_INT },
+		{ "volumes", "Findings", OUT_INT },
+		{ "current_monthly_usd", "Now/month", OUT_USD },
+		{ "proposed_monthly_usd", "Proposed/month", OUT_USD },
+		{ "monthly_savings", "Saves/month", OUT_USD },
+		{ "annual_savings", "Saves/year", OUT_USD },
+		{ "savings_pct", "Saves", OUT_PCT },
+	};
+	const struct money_col *cols = human ? people : machine;
+	size_t ncols = human ? ARRAY_SIZE(people) : ARRAY_SIZE(machine), n;
+	const struct scan_total **t = sorted_totals(&st->fleet, SCAN_BY_CURRENCY, &n);
+	struct out_table *o = out_list(doc, "totals_by_currency", "Totals by currency");
+
+	out_col(o, "currency", "Currency", OUT_TEXT);
+	for (size_t c = 0; c < ncols; c++)
+		out_col(o, cols[c].key, cols[c].title ? cols[c].title : cols[c].key,
+			cols[c].style);
+	for (size_t i = 0; i < n; i++) {
+		const struct scan_total *x = t[i];
+		long long prop = proposed_u(x->scanned_u, x);
+
+		out_row(o);
+		out_str(o, x->currency);
+		for (size_t c = 0; c < ncols; c++) {
+			const char *k = cols[c].key;
+
+			if (!strcmp(k, "volumes"))
+				out_int(o, (long long)x->findings);
+			else if (!strcmp(k, "volumes_scanned"))
+				out_int(o, (long long)x->scanned);
+			else if (!strcmp(k, "current_monthly"))
+				out_money(o, scan_total_money(x->current_u), x->currency);
+			else if (!strcmp(k, "monthly_savings"))
+				out_money(o, scan_total_money(x->savings_u), x->currency);
+			else if (!strcmp(k, "annual_savings"))
+				out_money(o, scan_total_money(x->savings_u * 12), x->currency);
+			else if (!strcmp(k, "current_monthly_usd"))
+				out_money(o, scan_total_money(x->scanned_u), x->currency);
+			else if (!strcmp(k, "proposed_monthly_usd"))
+				out_money(o, scan_total_money(prop), x->currency);
+			else if (!strcmp(k, "savings_pct"))
+				out_num(o, savings_pct(x->savings_u, x->scanned_u));
+			else
+				out_money(o, scan_total_money(x->extra_u), x->currency);
+		}
+	}
+	free(t);
+	if (st->ctx->format == OUT_XLSX)
+		scan_book_currency(o);
+}
+
+/*
+ * The totals of the findings by category, region or tag value: one row
+ * per key and currency (amounts in two currencies are never added).
+ */
+static void totals(struct out_doc *doc, const struct scan_state *st,
+		   enum scan_by by, int human)
 {
 	static const char *const names[] = { "totals_by_category", "totals_by_region",
-					     "totals_by_tag", "totals_by_currency" };
-	static const char *const keys[] = { "category", "region", "tag_value",
-					    "currency" };
+					     "totals_by_tag" };
+	static const char *const keys[] = { "category", "region", "tag_value" };
 	static const char *const titles[] = { "Totals by category", "Totals by region",
-					      "Totals by tag", "Totals by currency" };
-	const struct scan_fleet *fl = &st->fleet;
-	struct total *t = NULL;
-	size_t n = 0, alloc = 0;
-	struct out_table *o;
+					      "Totals by tag" };
+	size_t n;
+	const struct scan_total **t = sorted_totals(&st->fleet, by, &n);
+	struct out_table *o = out_list(doc, names[by], titles[by]);
 
-	for (size_t i = 0; i < fl->nrecs; i++) {
-		const struct scan_rec *r = &fl->recs[i];
-		const char *key = by == 0 ? scan_cat_name(r->f.cat) :
-				  by == 1 ? r->region :
-				  by == 3 ? r->currency :
-				  r->group ? r->group : "(untagged)";
-		struct total *x = total_for(&t, &n, &alloc, key, r->currency);
-
-		x->volumes++;
-		x->current += r->f.cur_usd;
-		x->savings += r->f.save_usd;
-	}
-	if (n)
-		qsort(t, n, sizeof(*t), total_cmp);
-	o = out_list(doc, names[by], titles[by]);
-	out_col(o, keys[by], by == 2 ? st->a->by_tag : keys[by], OUT_TEXT);
-	if (by != 3)
-		out_col(o, "currency", "Cur", OUT_TEXT);
+	out_col(o, keys[by], by == SCAN_BY_TAG ? st->a->by_tag : keys[by], OUT_TEXT);
+	out_col(o, "currency", "Cur", OUT_TEXT);
 	out_col(o, "volumes", "Volumes", OUT_INT);
 	/* the keys predate other currencies: amounts are in `currency` */
-	out_col(o, by == 3 ? "current_monthly" : "current_monthly_usd", "Now/month", OUT_USD);
-	out_col(o, by == 3 ? "monthly_savings" : "monthly_savings_usd", "Saves/month", OUT_USD);
-	out_col(o, by == 3 ? "annual_savings" : "annual_savings_usd", "Saves/year", OUT_USD);
+	out_col(o, "current_monthly_usd", "Now/month", OUT_USD);
+	out_col(o, "monthly_savings_usd", "Saves/month", OUT_USD);
+	out_col(o, "annual_savings_usd", "Saves/year", OUT_USD);
+	/* added last, so that the CSV columns before it keep their places */
+	out_col(o, "proposed_monthly_usd", "Proposed/month", OUT_USD);
 	for (size_t i = 0; i < n; i++) {
+		const struct scan_total *x = t[i];
 		char clean[160];
 
 		out_row(o);
-		out_str(o, human ? one_line(t[i].key, clean, sizeof(clean)) : t[i].key);
-		if (by != 3)
-			out_str(o, t[i].currency);
-		out_int(o, t[i].volumes);
-		out_money(o, scan_usd(t[i].current), t[i].currency);
-		out_money(o, scan_usd(t[i].savings), t[i].currency);
-		out_money(o, scan_usd(t[i].savings * 12), t[i].currency);
+		out_str(o, human ? one_line(x->key, clean, sizeof(clean)) : x->key);
+		out_str(o, x->currency);
+		out_int(o, (long long)x->findings);
+		out_money(o, scan_total_money(x->current_u), x->currency);
+		out_money(o, scan_total_money(x->savings_u), x->currency);
+		out_money(o, scan_total_money(x->savings_u * 12), x->currency);
+		out_money(o, scan_total_money(proposed_u(x->current_u, x)), x->currency);
 	}
 	free(t);
+	if (st->ctx->format == OUT_XLSX)
+		scan_book_totals(o, by);
 }
 
-/* The root record: counts and total savings (USD: the other currencies
- * are in totals_by_currency). */
+/* The total of one currency, or NULL when nothing was priced in it. */
+static const struct scan_total *currency_total(const struct scan_fleet *fl,
+					       const char *code)
+{
+	const struct scan_totals *t = &fl->by[SCAN_BY_CURRENCY];
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->t[i].currency, code))
+			return &t->t[i];
+	return NULL;
+}
+
+/*
+ * The root record: counts, and the fleet's cost now and after the
+ * proposals with the savings (USD: the other currencies are in
+ * totals_by_currency).
+ */
 static void summary(struct out_doc *doc, const struct scan_state *st)
 {
+	static const struct scan_total none = { 0 };
 	const struct scan_fleet *fl = &st->fleet;
+	const struct scan_total *usd = currency_total(fl, "USD");
 	struct out_table *t = out_record(doc, "summary", "Summary");
 	struct sbuf regions = SBUF_INIT(4096);
-	double save = 0;
 	size_t excluded = 0;
 
-	for (size_t i = 0; i < fl->nrecs; i++) {
-		if (!strcmp(fl->recs[i].currency, "USD"))
-			save += fl->recs[i].f.save_usd;
-		excluded += fl->recs[i].f.cat == SCAN_EXCLUDED;
-	}
+	if (!usd)
+		usd = &none;
+	for (size_t i = 0; i < fl->by[SCAN_BY_CATEGORY].n; i++)
+		if (!strcmp(fl->by[SCAN_BY_CATEGORY].t[i].key, scan_cat_name(SCAN_EXCLUDED)))
+			excluded += fl->by[SCAN_BY_CATEGORY].t[i].findings;
 	for (size_t i = 0; i < fl->nno_price; i++) {
 		const char *r = fl->no_price[i].region;
 		int dup = 0;
@@ -776,19 +840,33 @@ static void summary(struct out_doc *doc, const struct scan_state *st)
 			sbuf_addf(&regions, "%s%s", regions.len ? ", " : "", r);
 	}
 	out_kv_int(t, "volumes_scanned", "Volumes scanned", (long long)fl->scanned);
-	out_kv_int(t, "findings", "Findings", (long long)(fl->nrecs - excluded));
+	out_kv_int(t, "findings", "Findings", (long long)(fl->nfindings - excluded));
 	out_kv_int(t, "excluded", "Excluded by tag", (long long)excluded);
+	out_kv_int(t, "volumes_without_finding", "Without a finding",
+		   (long long)(fl->scanned - fl->nfindings));
 	out_kv_int(t, "skipped", "Skipped (see warnings)", (long long)fl->skipped);
 	out_kv_int(t, "other_regions", "In other regions", (long long)fl->other_region);
 	out_kv_int(t, "skipped_no_price", "Skipped, no prices", (long long)fl->skipped_no_price);
 	out_kv_str(t, "skipped_no_price_regions", "Regions without prices",
 		   regions.len ? regions.buf : NULL);
-	out_kv_num(t, "monthly_savings_usd", "Savings per month (USD)", OUT_USD, scan_usd(save));
-	out_kv_num(t, "annual_savings_usd", "Savings per year (USD)", OUT_USD, scan_usd(save * 12));
+	out_kv_num(t, "current_monthly_usd", "Fleet cost/month (USD)", OUT_USD,
+		   scan_total_money(usd->scanned_u));
+	out_kv_num(t, "proposed_monthly_usd", "Proposed/month (USD)", OUT_USD,
+		   scan_total_money(proposed_u(usd->scanned_u, usd)));
+	out_kv_num(t, "monthly_savings_usd", "Savings per month (USD)", OUT_USD,
+		   scan_total_money(usd->savings_u));
+	out_kv_num(t, "annual_savings_usd", "Savings per year (USD)", OUT_USD,
+		   scan_total_money(usd->savings_u * 12));
+	out_kv_num(t, "savings_pct", "Savings (% of cost)", OUT_PCT,
+		   savings_pct(usd->savings_u, usd->scanned_u));
+	out_kv_num(t, "extra_cost_monthly_usd", "Extra cost/month (USD)",
+		   OUT_USD, scan_total_money(usd->extra_u));
 	out_kv_num(t, "headroom_pct", "Headroom", OUT_PCT, st->a->opts.headroom_pct);
 	out_kv_num(t, "min_savings_usd", "Minimum savings", OUT_USD,
 		   st->a->opts.min_savings_usd);
 	sbuf_release(&regions);
+	if (st->ctx->format == OUT_XLSX)
+		scan_book_summary(t);
 }
 
 /*
@@ -803,8 +881,7 @@ int scan_report(struct scan_state *st)
 	int human = st->ctx->format == OUT_TABLE || st->ctx->format == OUT_MD;
 	int rc;
 
-	if (fl->nrecs)
-		qsort(st->fleet.recs, fl->nrecs, sizeof(*fl->recs), rec_cmp);
+	scan_fleet_sort(&st->fleet);
 	out_doc_notes_key(doc);
 	summary(doc, st);
 	kubernetes(doc, st);
@@ -813,13 +890,18 @@ int scan_report(struct scan_state *st)
 		human_findings(doc, st);
 	else
 		full_findings(doc, st);
-	totals(doc, st, 3, human);
-	totals(doc, st, 0, human);
-	totals(doc, st, 1, human);
+	totals_by_currency(doc, st, human);
+	totals(doc, st, SCAN_BY_CATEGORY, human);
+	totals(doc, st, SCAN_BY_REGION, human);
 	if (st->a->by_tag)
-		totals(doc, st, 2, human);
+		totals(doc, st, SCAN_BY_TAG, human);
 	if (st->bill)
 		scan_billing_report(doc, st, human);
+	if ((st->ctx->format == OUT_XLSX && (rc = scan_book_sheets(doc, st))) ||
+	    (st->a->svg_dir && (rc = scan_svg_dir(doc, st)))) {
+		out_doc_free(doc);
+		return rc;
+	}
 	for (size_t i = 0; i < fl->nno_price; i++)
 		out_note(doc, "%zu volume(s) in %s skipped: no %s%sprices for that region (see ebsize pricing regions)",
 			 fl->no_price[i].volumes, fl->no_price[i].region,

@@ -70,6 +70,7 @@ static void table_free(struct out_table *t)
 	free(t->cells);
 	free(t->name);
 	free(t->title);
+	free(t->sheet);
 	free(t);
 }
 
@@ -164,6 +165,12 @@ void out_xlsx_only(struct out_table *t)
 void out_main(struct out_table *t)
 {
 	t->is_main = 1;
+}
+
+void out_sheet(struct out_table *t, const char *sheet)
+{
+	free(t->sheet);
+	t->sheet = xstrdup(sheet);
 }
 
 void out_about(struct out_doc *doc, const char *key, const char *fmt, ...)

@@ -63,6 +63,7 @@ struct out_table {
 	struct out_chart *charts[OUT_MAX_CHARTS];
 	size_t ncharts;
 	char ccy[4];               /* currency of its money cells; "" = USD */
+	char *sheet;               /* xlsx: its sheet (out_sheet); NULL: name */
 };
 
 struct out_doc {

@@ -8,8 +8,9 @@
  * an edited price_per_unit cell changes every cost.  The list's columns
  * have short defined names (pr_region, pr_type, pr_dim, pr_price, pr_from,
  * pr_to): the formula is repeated in every cost cell of a large workbook,
- * and its length is most of the file.  Only USD prices are listed, the
- * currency model_cost prices in.
+ * and its length is most of the file.  A region's prices are listed in
+ * the currency its costs are in: USD for cost and compare,
+ * the price set's own (CNY in China) for scan.
  */
 #include "ebsize/price_sheet.h"
 
@@ -59,14 +60,21 @@ int price_sheet_row(const struct price_row *p, void *arg)
 	return 0;
 }
 
-/* Costs are USD (as db_load_prices): other currencies stay out. */
-static int usd_row(const struct price_row *p, void *arg)
+/* The rows of one currency into a price list. */
+struct in_currency {
+	struct out_table *t;
+	const char *currency;
+};
+
+static int currency_row(const struct price_row *p, void *arg)
 {
-	return strcmp(p->currency, "USD") ? 0 : price_sheet_row(p, arg);
+	const struct in_currency *c = arg;
+
+	return strcmp(p->currency, c->currency) ? 0 : price_sheet_row(p, c->t);
 }
 
-int price_sheet_add(struct out_doc *doc, struct db *db,
-		    const char *const *regions, size_t n, char *err)
+/* The list PRICE_SHEET and the defined names over its columns. */
+static struct out_table *sheet_new(struct out_doc *doc)
 {
 	static const char *const names[][2] = {
 		{ "pr_region", "region" },
@@ -76,8 +84,14 @@ int price_sheet_add(struct out_doc *doc, struct db *db,
 		{ "pr_from", "begin_range" },
 		{ "pr_to", "end_range" },
 	};
+	/* per price row: which units it bills (price_sheet_cost_volume) */
+	static const char *const masks[][2] = {
+		{ "pr_st", "{" PRICE_SHEET "!dimension}=\"storage\"" },
+		{ "pr_io", "{" PRICE_SHEET "!dimension}=\"iops\"" },
+		{ "pr_tp", "{" PRICE_SHEET "!dimension}=\"throughput\"" },
+		{ "pr_end", "{" PRICE_SHEET "!end_range}<>\"\"" },
+	};
 	struct out_table *t = out_list(doc, PRICE_SHEET, "Prices");
-	int rc;
 
 	out_xlsx_only(t);
 	price_sheet_cols(t);
@@ -87,9 +101,39 @@ int price_sheet_add(struct out_doc *doc, struct db *db,
 		out_name(doc, names[i][0], ref);
 		free(ref);
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(masks); i++)
+		out_name(doc, masks[i][0], masks[i][1]);
+	return t;
+}
+
+int price_sheet_add(struct out_doc *doc, struct db *db,
+		    const char *const *regions, size_t n, char *err)
+{
+	/* costs are USD here (as db_load_prices for these regions) */
+	struct in_currency c = { sheet_new(doc), "USD" };
+	int rc;
+
 	for (size_t i = 0; i < n; i++)
-		if ((rc = db_each_price(db, regions[i], NULL, NULL, usd_row, t, err)))
+		if ((rc = db_each_price(db, regions[i], NULL, NULL, currency_row, &c, err)))
 			return rc;
+	return EBS_OK;
+}
+
+int price_sheet_add_sets(struct out_doc *doc, struct db *db,
+			 const struct price_set *const *ps, size_t n,
+			 const char *sheet, char *err)
+{
+	struct in_currency c = { sheet_new(doc), NULL };
+	int rc;
+
+	if (sheet)
+		out_sheet(c.t, sheet);
+	for (size_t i = 0; i < n; i++) {
+		c.currency = ps[i]->currency;
+		if ((rc = db_each_price(db, ps[i]->region, NULL, NULL, currency_row,
+					&c, err)))
+			return rc;
+	}
 	return EBS_OK;
 }
 
@@ -115,5 +159,18 @@ char *price_sheet_cost(const char *region, const char *type,
 			    "*((%s)>pr_from)*((%s)-pr_from-(pr_to<>\"\")*((%s)>pr_to)*((%s)-pr_to)))",
 			    region, type, dim, units, units, units, units);
 	free(dim);
+	return s;
+}
+
+char *price_sheet_cost_volume(const char *region, const char *type,
+			      const char *size, const char *iops,
+			      const char *tput)
+{
+	char *u = xstrfmt("(pr_st*%s+pr_io*%s+pr_tp*%s)", size, iops, tput);
+	char *s = xstrfmt("SUMPRODUCT((pr_region=%s)*(pr_type=%s)*pr_price"
+			  "*(%s>pr_from)*(%s-pr_from-pr_end*(%s>pr_to)*(%s-pr_to)))",
+			  region, type, u, u, u, u);
+
+	free(u);
 	return s;
 }

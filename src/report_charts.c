@@ -1264,52 +1264,98 @@ void report_charts_burst(const char *name, const struct bucket *b,
 static const struct svg_style scan_current = { "#666666", "6 3", SVG_MARK_SQUARE, 0, 0.6 };
 static const struct svg_style scan_proposed = { "#7a5195", NULL, SVG_MARK_CIRCLE, 0, 0.8 };
 
+/* The currency of a scan's amounts, and money in it ("$1.00", "CNY 1.00"). */
+static int scan_in_usd(const struct report_scan *s)
+{
+	return !s->currency || !strcmp(s->currency, "USD");
+}
+
+static void scan_money(const struct report_scan *s, char *buf, size_t n, double v)
+{
+	char num[64];
+
+	if (scan_in_usd(s)) {
+		report_fmt_usd(buf, n, v);
+		return;
+	}
+	report_fmt_num(num, sizeof(num), fabs(v), 2);
+	xsnprintf(buf, n, "%s%.8s %s", v < -0.004 ? "-" : "", s->currency, num);
+}
+
+/* A money axis: "$" ticks in USD; another currency named in the label. */
+static void scan_money_axis(struct svg_chart *svg, const struct report_scan *s,
+			    char which, const char *what)
+{
+	char label[96];
+
+	xsnprintf(label, sizeof(label), "%s (%.8s per month)", what,
+		  scan_in_usd(s) ? "USD" : s->currency);
+	svg_chart_axis(svg, which, label, scan_in_usd(s) ? SVG_UNIT_USD : SVG_UNIT_NONE,
+		       SVG_LINEAR);
+}
+
 struct report_chart *report_chart_scan_totals(const char *name,
 					      const struct report_scan *s,
-					      int by_region)
+					      int by)
 {
-	static const char *const cols[] = { "", "Volumes", "Current (USD/month)",
-					    "Proposed (USD/month)", "Saves (USD/month)" };
-	const struct report_scan_total *tot = by_region ? s->by_region : s->by_category;
-	size_t n = by_region ? s->nregions : s->ncategories;
+	const char *cur_code = scan_in_usd(s) ? "USD" : s->currency;
+	const struct report_scan_total *tot = by == 1 ? s->by_region :
+					      by == 2 ? s->by_tag : s->by_category;
+	size_t n = by == 1 ? s->nregions : by == 2 ? s->ntags : s->ncategories;
+	const char *what = by == 1 ? "region" : by == 2 ? "tag" : "category";
 	const char **cats = xcalloc(n ? n : 1, sizeof(*cats));
 	double *cur = xmalloc((n ? n : 1) * sizeof(double));
 	double *prop = xmalloc((n ? n : 1) * sizeof(double));
-	const char *head[ARRAY_SIZE(cols)];
+	char head_cur[48], head_prop[48], head_save[48], key_title[80];
+	const char *head[5];
 	struct report_table t = { 0 };
 	struct report_chart *c;
 	struct svg_chart *svg;
-	char title[160], desc[384];
+	char title[256], desc[512];
 
-	xsnprintf(title, sizeof(title), "Current against proposed monthly cost by %s%s",
-		  by_region ? "region" : "category", s->generated ? " (generated inventory)" : "");
+	if (by == 2)
+		xsnprintf(key_title, sizeof(key_title), "Tag %.64s", s->tag_key ? s->tag_key : "");
+	else
+		xsnprintf(key_title, sizeof(key_title), "%s", by == 1 ? "Region" : "Category");
+	xsnprintf(title, sizeof(title), "Current against proposed monthly cost by %s%s%.64s%s%s%.8s%s",
+		  what, by == 2 ? " " : "", by == 2 && s->tag_key ? s->tag_key : "",
+		  s->generated ? " (generated inventory)" : "",
+		  scan_in_usd(s) ? "" : ", ", scan_in_usd(s) ? "" : s->currency, "");
 	xsnprintf(desc, sizeof(desc),
-		  "What the volumes of each %s cost per month now and after the "
-		  "changes the scan proposes. Inventory: %s%s.",
-		  by_region ? "region" : "finding category", s->source ? s->source : "-",
+		  "What the volumes with a finding cost per month in %s, for each %s, now "
+		  "and after the changes the scan proposes. Inventory: %s%s.",
+		  cur_code, by == 1 ? "region" : by == 2 ? "value of the tag" : "finding category",
+		  s->source ? s->source : "-",
 		  s->generated ? " (generated test data, not a real account)" : "");
 	svg = svg_chart_new(name, title, desc);
-	svg_chart_axis(svg, 'x', by_region ? "Region" : "Category", SVG_UNIT_NONE, SVG_LINEAR);
-	svg_chart_axis(svg, 'y', "Monthly cost (USD per month)", SVG_UNIT_USD, SVG_LINEAR);
-	memcpy(head, cols, sizeof(cols));
-	head[0] = by_region ? "Region" : "Category";
+	/* tag values can be long: their bars lie down, money along x */
+	svg_chart_axis(svg, by == 2 ? 'y' : 'x', key_title, SVG_UNIT_NONE, SVG_LINEAR);
+	scan_money_axis(svg, s, by == 2 ? 'x' : 'y', "Monthly cost");
+	xsnprintf(head_cur, sizeof(head_cur), "Current (%.8s/month)", cur_code);
+	xsnprintf(head_prop, sizeof(head_prop), "Proposed (%.8s/month)", cur_code);
+	xsnprintf(head_save, sizeof(head_save), "Saves (%.8s/month)", cur_code);
+	head[0] = key_title;
+	head[1] = "Volumes";
+	head[2] = head_cur;
+	head[3] = head_prop;
+	head[4] = head_save;
 	report_table_head(&t, head, ARRAY_SIZE(head));
 	for (size_t i = 0; i < n; i++) {
-		char buf[48];
+		char buf[64];
 
 		cats[i] = tot[i].key;
 		cur[i] = tot[i].cur_usd;
 		prop[i] = tot[i].prop_usd;
 		report_table_add(&t, tot[i].key);
 		report_table_addf(&t, "%ld", tot[i].volumes);
-		report_fmt_usd(buf, sizeof(buf), tot[i].cur_usd);
+		scan_money(s, buf, sizeof(buf), tot[i].cur_usd);
 		report_table_add(&t, buf);
-		report_fmt_usd(buf, sizeof(buf), tot[i].prop_usd);
+		scan_money(s, buf, sizeof(buf), tot[i].prop_usd);
 		report_table_add(&t, buf);
-		report_fmt_usd(buf, sizeof(buf), tot[i].save_usd);
+		scan_money(s, buf, sizeof(buf), tot[i].save_usd);
 		report_table_add(&t, buf);
 	}
-	svg_chart_categories(svg, cats, n, 0);
+	svg_chart_categories(svg, cats, n, by == 2 ? SVG_CAT_HORIZONTAL : 0);
 	svg_chart_series(svg, SVG_BARS, "current", &scan_current, NULL, cur, n);
 	svg_chart_series(svg, SVG_BARS, "proposed", &scan_proposed, NULL, prop, n);
 	c = report_chart_from(name, title, svg, NULL, &t);
@@ -1347,9 +1393,10 @@ static const struct report_scan_finding **top_findings(const struct report_scan 
 	return f;
 }
 
-static void finding_row(struct report_table *t, const struct report_scan_finding *f)
+static void finding_row(struct report_table *t, const struct report_scan *s,
+			const struct report_scan_finding *f)
 {
-	char buf[48];
+	char buf[64];
 
 	report_table_add(t, f->volume_id);
 	report_table_add(t, f->name);
@@ -1357,20 +1404,21 @@ static void finding_row(struct report_table *t, const struct report_scan_finding
 	report_table_add(t, f->category);
 	report_table_add(t, f->current);
 	report_table_add(t, f->proposed);
-	report_fmt_usd(buf, sizeof(buf), f->cur_usd);
+	scan_money(s, buf, sizeof(buf), f->cur_usd);
 	report_table_add(t, buf);
-	report_fmt_usd(buf, sizeof(buf), f->prop_usd);
+	scan_money(s, buf, sizeof(buf), f->prop_usd);
 	report_table_add(t, buf);
-	report_fmt_usd(buf, sizeof(buf), f->save_usd);
+	scan_money(s, buf, sizeof(buf), f->save_usd);
 	report_table_add(t, buf);
 }
 
 struct report_chart *report_chart_scan_top(const char *name,
 					   const struct report_scan *s)
 {
-	static const char *const cols[] = { "Volume", "Name", "Region", "Category",
-					    "Current", "Proposed", "Current (USD/month)",
-					    "Proposed (USD/month)", "Saves (USD/month)" };
+	const char *code = scan_in_usd(s) ? "USD" : s->currency;
+	char h_cur[48], h_prop[48], h_save[48];
+	const char *cols[] = { "Volume", "Name", "Region", "Category", "Current",
+			       "Proposed", h_cur, h_prop, h_save };
 	size_t n;
 	const struct report_scan_finding **f = top_findings(s, s->top ? s->top : 10, &n);
 	char **cats = xcalloc(n ? n : 1, sizeof(*cats));
@@ -1378,16 +1426,20 @@ struct report_chart *report_chart_scan_top(const char *name,
 	struct report_table t = { 0 };
 	struct report_chart *c;
 	struct svg_chart *svg;
-	char title[160], desc[384];
+	char title[200], desc[384];
 
-	xsnprintf(title, sizeof(title), "Top %zu volumes by monthly savings%s", n,
-		  s->generated ? " (generated inventory)" : "");
+	xsnprintf(h_cur, sizeof(h_cur), "Current (%.8s/month)", code);
+	xsnprintf(h_prop, sizeof(h_prop), "Proposed (%.8s/month)", code);
+	xsnprintf(h_save, sizeof(h_save), "Saves (%.8s/month)", code);
+	xsnprintf(title, sizeof(title), "Top %zu volumes by monthly savings%s%s%.8s", n,
+		  s->generated ? " (generated inventory)" : "",
+		  scan_in_usd(s) ? "" : ", ", scan_in_usd(s) ? "" : s->currency);
 	xsnprintf(desc, sizeof(desc),
-		  "The volumes whose proposed change saves the most per month. "
-		  "Inventory: %s%s.", s->source ? s->source : "-",
+		  "The volumes whose proposed change saves the most per month (%s). "
+		  "Inventory: %s%s.", code, s->source ? s->source : "-",
 		  s->generated ? " (generated test data, not a real account)" : "");
 	svg = svg_chart_new(name, title, desc);
-	svg_chart_axis(svg, 'x', "Saves (USD per month)", SVG_UNIT_USD, SVG_LINEAR);
+	scan_money_axis(svg, s, 'x', "Saves");
 	svg_chart_axis(svg, 'y', "", SVG_UNIT_NONE, SVG_LINEAR);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < n; i++) {
@@ -1395,7 +1447,7 @@ struct report_chart *report_chart_scan_top(const char *name,
 			xstrfmt("%s (%s)", f[i]->volume_id, f[i]->name) :
 			xstrdup(f[i]->volume_id ? f[i]->volume_id : "-");
 		y[i] = f[i]->save_usd;
-		finding_row(&t, f[i]);
+		finding_row(&t, s, f[i]);
 	}
 	svg_chart_categories(svg, (const char *const *)cats, n, SVG_CAT_HORIZONTAL);
 	svg_chart_series(svg, SVG_BARS, "saves per month", &scan_proposed, NULL, y, n);

@@ -53,24 +53,42 @@ static void free_extra(const char *key, void *val, void *arg)
 	free(x);
 }
 
+/* The strings a kept finding owns. */
+static void rec_release(struct scan_rec *r)
+{
+	free(r->name);
+	free(r->group);
+	free(r->ns);
+	free(r->pvc);
+	free(r->kms);
+}
+
 void scan_fleet_release(struct scan_fleet *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->nrecs; i++) {
-		free(f->recs[i].name);
-		free(f->recs[i].group);
-		free(f->recs[i].ns);
-		free(f->recs[i].pvc);
-		free(f->recs[i].kms);
-	}
+	for (size_t i = 0; i < f->nrecs; i++)
+		rec_release(&f->recs[i]);
 	free(f->recs);
+	for (size_t i = 0; i < f->nheaps; i++) {
+		for (size_t k = 0; k < f->heaps[i].n; k++)
+			rec_release(&f->heaps[i].h[k]);
+		free(f->heaps[i].h);
+	}
+	free(f->heaps);
+	for (int b = 0; b < SCAN_BY_COUNT; b++) {
+		free(f->by[b].t);
+		strmap_release(&f->by[b].index);
+	}
+	free(f->groups);
+	strmap_release(&f->group_index);
+	free(f->files);
 	free(f->no_price);
 	strmap_each(&f->extra, free_extra, NULL);
 	strmap_release(&f->extra);
 	strmap_each(&f->strings, free_val, NULL);
 	strmap_release(&f->strings);
-	strmap_release(&f->seen);
+	idset_release(&f->seen);
 	strmap_release(&f->pv_by_id);
 	scan_k8s_release(&f->cluster);
 	scan_cluster_findings_free(f->cl, f->ncl);
@@ -90,6 +108,19 @@ static const char *intern(struct scan_fleet *f, const char *s)
 		strmap_put(&f->strings, s, v);
 	}
 	return v;
+}
+
+/* The index of file (interned) in f->files, added when new. */
+static uint32_t file_index(struct scan_fleet *f, const char *file)
+{
+	const char *s = intern(f, file);
+
+	for (size_t i = f->nfiles; i-- > 0;)
+		if (f->files[i] == s)
+			return (uint32_t)i;
+	xgrow((void **)&f->files, &f->afiles, f->nfiles + 1, sizeof(*f->files));
+	f->files[f->nfiles] = s;
+	return (uint32_t)f->nfiles++;
 }
 
 static const char *tag_value(const struct inv_tag *t, size_t nt,
@@ -191,6 +222,273 @@ static void count_no_price(struct scan_fleet *f, const char *region,
 	p->volumes = 1;
 }
 
+/* ------------------------------------------------------------ totals */
+
+double scan_total_money(long long micro)
+{
+	return (double)micro / 1e6;
+}
+
+/* Money of a finding (already to a millionth) in millionths. */
+static long long micro(double usd)
+{
+	return llround(usd * 1e6);
+}
+
+/* The total of (key, currency) in the totals by `by`, created when new. */
+static struct scan_total *total_for(struct scan_fleet *f, enum scan_by by,
+				    const char *key, const char *currency)
+{
+	struct scan_totals *t = &f->by[by];
+	char *k = NULL;
+	void *at;
+
+	if (by == SCAN_BY_CATEGORY || by == SCAN_BY_CURRENCY) {
+		/* a handful of keys: a look along the list is enough */
+		for (size_t i = 0; i < t->n; i++)
+			if (!strcmp(t->t[i].key, key) &&
+			    !strcmp(t->t[i].currency, currency))
+				return &t->t[i];
+	} else {
+		k = xstrfmt("%s\x1f%s", key, currency);
+		if ((at = strmap_get(&t->index, k))) {
+			free(k);
+			return &t->t[(uintptr_t)at - 1];
+		}
+	}
+	xgrow((void **)&t->t, &t->alloc, t->n + 1, sizeof(*t->t));
+	memset(&t->t[t->n], 0, sizeof(*t->t));
+	t->t[t->n].key = intern(f, key);
+	t->t[t->n].currency = intern(f, currency);
+	if (k) {
+		strmap_put(&t->index, k, (void *)(uintptr_t)(t->n + 1));
+		free(k);
+	}
+	return &t->t[t->n++];
+}
+
+/* Every analysed volume: what it costs now, by currency and region. */
+static void tally_scanned(struct scan_fleet *f, const char *region,
+			  const char *currency, double cur_usd)
+{
+	struct scan_total *t = total_for(f, SCAN_BY_CURRENCY, currency, currency);
+
+	t->scanned++;
+	t->scanned_u += micro(cur_usd);
+	t = total_for(f, SCAN_BY_REGION, region, currency);
+	t->scanned++;
+	t->scanned_u += micro(cur_usd);
+}
+
+/* A finding into the totals by category, region, tag and currency. */
+static void tally_finding(struct scan_fleet *f, const struct scan_finding *fd,
+			  const char *region, const char *currency,
+			  const char *group)
+{
+	const char *keys[SCAN_BY_COUNT] = {
+		[SCAN_BY_CATEGORY] = scan_cat_name(fd->cat),
+		[SCAN_BY_REGION] = region,
+		[SCAN_BY_TAG] = f->o.by_tag ? group ? group : "(untagged)" : NULL,
+		[SCAN_BY_CURRENCY] = currency,
+	};
+
+	f->nfindings++;
+	for (int b = 0; b < SCAN_BY_COUNT; b++) {
+		struct scan_total *t;
+
+		if (!keys[b])
+			continue;
+		t = total_for(f, (enum scan_by)b, keys[b], currency);
+		t->findings++;
+		t->current_u += micro(fd->cur_usd);
+		t->savings_u += micro(fd->save_usd);
+		t->extra_u += micro(fd->extra_usd);
+	}
+}
+
+void scan_fleet_count(struct scan_fleet *f, const char *region,
+		      const char *currency, double cur_usd)
+{
+	f->scanned++;
+	tally_scanned(f, region, currency, cur_usd);
+}
+
+void scan_fleet_set_current(struct scan_fleet *f, struct scan_rec *r,
+			    double cur_usd)
+{
+	const char *keys[SCAN_BY_COUNT] = {
+		[SCAN_BY_CATEGORY] = scan_cat_name(r->f.cat),
+		[SCAN_BY_REGION] = r->region,
+		[SCAN_BY_TAG] = f->o.by_tag ? r->group ? r->group : "(untagged)" : NULL,
+		[SCAN_BY_CURRENCY] = r->currency,
+	};
+	long long d = micro(cur_usd) - micro(r->f.cur_usd);
+
+	total_for(f, SCAN_BY_CURRENCY, r->currency, r->currency)->scanned_u += d;
+	total_for(f, SCAN_BY_REGION, r->region, r->currency)->scanned_u += d;
+	for (int b = 0; b < SCAN_BY_COUNT; b++)
+		if (keys[b])
+			total_for(f, (enum scan_by)b, keys[b], r->currency)->current_u += d;
+	r->f.cur_usd = cur_usd;
+}
+
+/* A volume without a finding into its configuration's group (workbooks). */
+static void group_unchanged(struct scan_fleet *f, const struct scan_volume *sv,
+			    const char *currency, double usd)
+{
+	const struct vol_config *c = &sv->cfg;
+	char *k = xstrfmt("%s|%d|%ld|%ld|%ld", sv->region, (int)c->type,
+			  c->size_gib, c->iops, c->throughput_mibps);
+	void *at = strmap_get(&f->group_index, k);
+	struct scan_group *g;
+
+	if (at) {
+		f->groups[(uintptr_t)at - 1].volumes++;
+		free(k);
+		return;
+	}
+	xgrow((void **)&f->groups, &f->agroups, f->ngroups + 1, sizeof(*f->groups));
+	g = &f->groups[f->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->region = intern(f, sv->region);
+	g->currency = intern(f, currency);
+	g->cfg = *c;
+	g->cfg.count = 1;
+	g->volumes = 1;
+	g->usd_each = usd;
+	strmap_put(&f->group_index, k, (void *)(uintptr_t)f->ngroups);
+	free(k);
+}
+
+/* ------------------------------------------------------------ kept */
+
+int scan_rec_cmp(const struct scan_rec *x, const struct scan_rec *y)
+{
+	int c = strcmp(x->currency, y->currency);
+
+	if (c)
+		return !strcmp(x->currency, "USD") ? -1 :
+		       !strcmp(y->currency, "USD") ? 1 : c;
+	if (x->f.save_usd != y->f.save_usd)
+		return x->f.save_usd < y->f.save_usd ? 1 : -1;
+	return strcmp(x->id, y->id);
+}
+
+static int rec_qsort_cmp(const void *a, const void *b)
+{
+	return scan_rec_cmp(a, b);
+}
+
+static void rec_swap(struct scan_rec *a, struct scan_rec *b)
+{
+	struct scan_rec t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * keep_top: each currency's findings kept in a heap with the one reported
+ * last at its root (every parent comes after its children in report
+ * order), so that a new finding either replaces the root or is dropped.
+ */
+static void heap_up(struct scan_rec *h, size_t i)
+{
+	while (i) {
+		size_t p = (i - 1) / 2;
+
+		if (scan_rec_cmp(&h[p], &h[i]) >= 0)
+			return;
+		rec_swap(&h[p], &h[i]);
+		i = p;
+	}
+}
+
+static void heap_down(struct scan_rec *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < n && scan_rec_cmp(&h[l], &h[m]) > 0)
+			m = l;
+		if (r < n && scan_rec_cmp(&h[r], &h[m]) > 0)
+			m = r;
+		if (m == i)
+			return;
+		rec_swap(&h[i], &h[m]);
+		i = m;
+	}
+}
+
+static struct scan_heap *heap_of(struct scan_fleet *f, const char *currency)
+{
+	struct scan_heap *h;
+
+	for (size_t i = 0; i < f->nheaps; i++)
+		if (f->heaps[i].currency == currency)
+			return &f->heaps[i];
+	xgrow((void **)&f->heaps, &f->aheaps, f->nheaps + 1, sizeof(*f->heaps));
+	h = &f->heaps[f->nheaps++];
+	memset(h, 0, sizeof(*h));
+	h->currency = currency;
+	return h;
+}
+
+/*
+ * Keep the finding `probe` (every field set; its strings become the
+ * fleet's): in f->recs (keep every one), else in its currency's heap, in
+ * place of the one reported last when the heap is full (worth_keeping
+ * said it comes before that one).
+ */
+static void keep(struct scan_fleet *f, const struct scan_rec *probe)
+{
+	struct scan_heap *h;
+
+	if (!f->o.keep_top) {
+		xgrow((void **)&f->recs, &f->arecs, f->nrecs + 1, sizeof(*f->recs));
+		f->recs[f->nrecs++] = *probe;
+		return;
+	}
+	h = heap_of(f, probe->currency);
+	if (h->n < f->o.keep_top) {
+		xgrow((void **)&h->h, &h->alloc, h->n + 1, sizeof(*h->h));
+		h->h[h->n++] = *probe;
+		heap_up(h->h, h->n - 1);
+		return;
+	}
+	rec_release(&h->h[0]);
+	h->h[0] = *probe;
+	heap_down(h->h, h->n, 0);
+}
+
+/* 1 when the finding probe (currency, savings and id set) is to be kept. */
+static int worth_keeping(struct scan_fleet *f, const struct scan_rec *probe)
+{
+	struct scan_heap *h;
+
+	if (!f->o.keep_top)
+		return 1;
+	h = heap_of(f, probe->currency);
+	return h->n < f->o.keep_top || scan_rec_cmp(probe, &h->h[0]) < 0;
+}
+
+void scan_fleet_sort(struct scan_fleet *f)
+{
+	for (size_t i = 0; i < f->nheaps; i++) {
+		struct scan_heap *h = &f->heaps[i];
+
+		xgrow((void **)&f->recs, &f->arecs, f->nrecs + h->n, sizeof(*f->recs));
+		if (h->n)
+			memcpy(f->recs + f->nrecs, h->h, h->n * sizeof(*h->h));
+		f->nrecs += h->n;
+		free(h->h);
+		memset(h, 0, sizeof(*h));
+	}
+	f->nheaps = 0;
+	if (f->nrecs > 1)
+		qsort(f->recs, f->nrecs, sizeof(*f->recs), rec_qsort_cmp);
+}
+
 /* ------------------------------------------------------------ side inputs */
 
 void scan_fleet_add_metrics(struct scan_fleet *f, const struct inv_metrics *m)
@@ -263,6 +561,21 @@ static int illegal_volume(struct scan_fleet *f, const char *file,
 	return 1;
 }
 
+/* Count the Kubernetes plan of a finding by its method. */
+static void count_plan(struct scan_fleet *f, const struct inv_pv *pv,
+		       const struct scan_finding *fd)
+{
+	struct scan_k8s_plan p;
+
+	if (!pv)
+		return;
+	scan_k8s_plan(&f->cluster, pv, fd, &p);
+	f->k8s_vac += p.method == SCAN_K8S_VAC;
+	f->k8s_reused += p.method == SCAN_K8S_VAC && p.reused;
+	f->k8s_in_tree += p.method == SCAN_K8S_MODIFY_VOLUME;
+	f->k8s_blocked += p.method == SCAN_K8S_BLOCKED;
+}
+
 /*
  * Analyse one volume (from describe-volumes or a PV, read from file) and
  * keep its finding; a volume breaking the rules of its type is warned
@@ -276,8 +589,8 @@ static int analyse(struct scan_fleet *f, const char *file,
 {
 	const struct price_set *ps = f->o.prices(f->o.prices_arg, sv->region);
 	struct scan_finding fd;
-	struct scan_rec *r;
-	const char *why;
+	struct scan_rec r;
+	const char *why, *group;
 	int rc;
 
 	if (!ps || !model_type_priced(ps, sv->cfg.type)) {
@@ -297,26 +610,33 @@ static int analyse(struct scan_fleet *f, const char *file,
 		return 0;
 	}
 	f->scanned++;
-	if (rc == 0)
+	tally_scanned(f, sv->region, ps->currency, fd.cur_usd);
+	if (rc == 0) {
+		if (f->o.group_unchanged)
+			group_unchanged(f, sv, ps->currency, fd.cur_usd);
 		return 0;
-	xgrow((void **)&f->recs, &f->arecs, f->nrecs + 1, sizeof(*f->recs));
-	r = &f->recs[f->nrecs++];
-	memset(r, 0, sizeof(*r));
-	r->f = fd;
-	xsnprintf(r->id, sizeof(r->id), "%s", sv->id);
-	r->region = intern(f, sv->region);
-	r->currency = intern(f, ps->currency);
-	r->az = az_ok(sv->az) ? intern(f, sv->az) : NULL;
-	r->name = dup_or_null(tag_value(tags, ntags, "Name"));
-	if (f->o.by_tag)
-		r->group = dup_or_null(tag_value(tags, ntags, f->o.by_tag));
-	if (pv) {
-		r->ns = dup_or_null(pv->ns);
-		r->pvc = dup_or_null(pv->pvc);
-		r->pv = pv;
 	}
-	r->kms = dup_or_null(fd.kms_key_id);
-	r->f.kms_key_id = r->kms;
+	group = f->o.by_tag ? tag_value(tags, ntags, f->o.by_tag) : NULL;
+	tally_finding(f, &fd, sv->region, ps->currency, group);
+	count_plan(f, pv, &fd);
+	memset(&r, 0, sizeof(r));
+	r.f = fd;
+	xsnprintf(r.id, sizeof(r.id), "%s", sv->id);
+	r.currency = intern(f, ps->currency);
+	if (!worth_keeping(f, &r))
+		return 0;   /* the table will not show it: no copies made */
+	r.region = intern(f, sv->region);
+	r.az = az_ok(sv->az) ? intern(f, sv->az) : NULL;
+	r.name = dup_or_null(tag_value(tags, ntags, "Name"));
+	r.group = dup_or_null(group);
+	if (pv) {
+		r.ns = dup_or_null(pv->ns);
+		r.pvc = dup_or_null(pv->pvc);
+		r.pv = pv;
+	}
+	r.kms = dup_or_null(fd.kms_key_id);
+	r.f.kms_key_id = r.kms;
+	keep(f, &r);
 	return 0;
 }
 
@@ -353,7 +673,7 @@ static void attach_extra(struct scan_fleet *f, const char *file,
 static int skip_volume(struct scan_fleet *f, const char *file,
 		       const struct inv_volume *v, char *region, size_t n)
 {
-	const char *prev;
+	uint32_t prev;
 
 	if (v->problem) {
 		if (v->id)
@@ -362,10 +682,10 @@ static int skip_volume(struct scan_fleet *f, const char *file,
 		else
 			inv_warn(&f->warn, "'%s': volume #%zu (line %zu): %s; skipped",
 				 file, v->index + 1, v->line, v->problem);
-	} else if ((prev = strmap_put(&f->seen, v->id, (void *)(uintptr_t)intern(f, file)))) {
-		strmap_put(&f->seen, v->id, (void *)(uintptr_t)prev);  /* first wins */
+	} else if (!idset_add(&f->seen, v->id, file_index(f, file), &prev)) {
+		/* the first wins */
 		inv_warn(&f->warn, "'%s': duplicate volume '%s' (line %zu), already read from '%s'; counted once",
-			 file, v->id, v->line, prev);
+			 file, v->id, v->line, f->files[prev]);
 	} else if (scan_region_of_az(v->az, region, n)) {
 		inv_warn(&f->warn, "'%s': volume '%s' (line %zu): \"AvailabilityZone\" is not a zone; skipped",
 			 file, v->id, v->line);
@@ -453,9 +773,8 @@ static int analyse_pv(struct scan_fleet *f, const struct inv_pv *pv, char *err)
 			 pv->storage_class ? pv->storage_class : "(none)");
 		return 0;
 	}
-	if (strmap_get(&f->seen, pv->vol_id))
+	if (!idset_add(&f->seen, pv->vol_id, file_index(f, pv->file), NULL))
 		return 0;
-	strmap_put(&f->seen, pv->vol_id, (void *)(uintptr_t)intern(f, pv->file));
 	if (!pv->az || scan_region_of_az(pv->az, region, sizeof(region))) {
 		xsnprintf(region, sizeof(region), "%s", f->o.default_region);
 		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): no zone; priced in region '%s' (give describe-volumes output or --region)",
@@ -541,10 +860,10 @@ void scan_fleet_cluster(struct scan_fleet *f)
 
 int scan_fleet_has_volume(const struct scan_fleet *f, const char *id)
 {
-	return strmap_get(&f->seen, id) != NULL;
+	return idset_get(&f->seen, id, NULL);
 }
 
-const struct strmap *scan_fleet_ids(const struct scan_fleet *f)
+const struct idset *scan_fleet_ids(const struct scan_fleet *f)
 {
 	return &f->seen;
 }
@@ -567,9 +886,8 @@ int scan_fleet_billed(struct scan_fleet *f, const char *file,
 {
 	struct scan_volume sv = { 0 };
 
-	if (strmap_get(&f->seen, b->id))
+	if (!idset_add(&f->seen, b->id, file_index(f, file), NULL))
 		return 0;
-	strmap_put(&f->seen, b->id, (void *)(uintptr_t)intern(f, file));
 	sv.id = b->id;
 	sv.region = b->region;
 	sv.cfg = b->cfg;
@@ -612,7 +930,14 @@ struct scan_rec *scan_fleet_keep(struct scan_fleet *f,
 	r->name = dup_or_null(tag_value(b->tags, b->ntags, "Name"));
 	if (f->o.by_tag)
 		r->group = dup_or_null(tag_value(b->tags, b->ntags, f->o.by_tag));
+	tally_finding(f, &r->f, r->region, r->currency, r->group);
 	return r;
+}
+
+void scan_fleet_keep_all(struct scan_fleet *f)
+{
+	scan_fleet_sort(f);
+	f->o.keep_top = 0;
 }
 
 /* strmap_each callback: metrics or usage no scanned volume claimed. */
@@ -621,7 +946,7 @@ static void warn_unmatched(const char *key, void *val, void *arg)
 	struct vol_extra *x = val;
 	struct scan_fleet *f = arg;
 
-	if (x->matched || (f->o.only_region && strmap_get(&f->seen, key)))
+	if (x->matched || (f->o.only_region && idset_get(&f->seen, key, NULL)))
 		return;
 	inv_warn(&f->warn, "'%s': %s for volume '%s', which is not in the inventory; ignored",
 		 x->file, x->ns ? "metrics" : "usage", key);

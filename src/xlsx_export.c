@@ -37,11 +37,24 @@
 #define WIDTH_MAX 60
 #define WIDTH_ROWS 1000             /* rows measured for column widths */
 
-/* A section and the sheet it becomes. */
+/* A worksheet: one section, or several one below the other (out_sheet). */
+struct page {
+	lxw_worksheet *ws;
+	char name[32];             /* sheet name, unique, <= 31 chars */
+	const char *shared;        /* the out_sheet name that gathers sections */
+	size_t sections;
+	size_t next_row;           /* the first row after its last section */
+	size_t *w;                 /* column widths so far */
+	size_t nw;
+};
+
+/* A section and where it goes. */
 struct sheet {
 	const struct out_table *t;
 	const char *section;       /* the name formulas use ("result") */
-	char name[32];             /* sheet name, unique, <= 31 chars */
+	char name[32];             /* its page's name */
+	struct page *page;
+	size_t row0;               /* 0-based row of its header */
 };
 
 struct book {
@@ -51,6 +64,8 @@ struct book {
 	lxw_format *bold;
 	struct sheet *sheets;
 	size_t n;
+	struct page *pages;
+	size_t npages;
 	struct sbuf text;          /* scratch: text made safe */
 	struct sbuf cell;          /* scratch: one formula */
 	char *err;
@@ -76,7 +91,7 @@ static void col_letters(char *buf, size_t col)
 static int name_taken(const struct book *b, size_t upto, const char *name)
 {
 	for (size_t i = 0; i < upto; i++)
-		if (str_ieq(b->sheets[i].name, name))
+		if (str_ieq(b->pages[i].name, name))
 			return 1;
 	return str_ieq(name, "About") || str_ieq(name, "notes");
 }
@@ -214,9 +229,9 @@ static int resolve_ref(const struct book *b, const struct sheet *self,
 				"formula on sheet '%s': no such cell as '{%s}'",
 				self->name, ref);
 	if (sh->t->is_record) {
-		if (sh != self)
+		if (sh->page != self->page)
 			add_sheet_ref(lit, sh->name);
-		sbuf_addf(lit, "$B$%ld", col + 2);
+		sbuf_addf(lit, "$B$%zu", sh->row0 + (size_t)col + 2);
 		return 0;
 	}
 	col_letters(letters, (size_t)col);
@@ -225,8 +240,8 @@ static int resolve_ref(const struct book *b, const struct sheet *self,
 		return 0;
 	}
 	add_sheet_ref(lit, sh->name);
-	sbuf_addf(lit, "$%s$2:$%s$%zu", letters, letters,
-		  sh->t->nrows ? sh->t->nrows + 1 : 2);
+	sbuf_addf(lit, "$%s$%zu:$%s$%zu", letters, sh->row0 + 2, letters,
+		  sh->row0 + (sh->t->nrows ? sh->t->nrows + 1 : 2));
 	return 0;
 }
 
@@ -381,29 +396,66 @@ static void widen(size_t *w, size_t need)
 		*w = need;
 }
 
-static void set_widths(lxw_worksheet *ws, const size_t *w, size_t n)
+/* The page's width of column c, the array grown as needed. */
+static size_t *page_width(struct page *p, size_t c)
 {
-	for (size_t c = 0; c < n; c++) {
-		size_t width = w[c] + 2;
+	if (c >= p->nw) {
+		size_t n = c + 8;
 
+		p->w = xrealloc(p->w, n * sizeof(*p->w));
+		memset(p->w + p->nw, 0, (n - p->nw) * sizeof(*p->w));
+		p->nw = n;
+	}
+	return &p->w[c];
+}
+
+static void set_widths(struct page *p)
+{
+	for (size_t c = 0; c < p->nw; c++) {
+		size_t width = p->w[c] + 2;
+
+		if (!p->w[c])
+			continue;
 		if (width < WIDTH_MIN)
 			width = WIDTH_MIN;
 		if (width > WIDTH_MAX)
 			width = WIDTH_MAX;
-		worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, (double)width,
+		worksheet_set_column(p->ws, (lxw_col_t)c, (lxw_col_t)c, (double)width,
 				     NULL);
 	}
 }
 
-static void header_row(struct book *b, lxw_worksheet *ws,
-		       const char *const *names, size_t n, size_t *w)
+/*
+ * The header row of a section at row0; a section below another on its
+ * page gets its title in the row above.  The first section's header is
+ * frozen.
+ */
+static void header_row(struct book *b, const struct sheet *sh,
+		       const char *const *names, size_t n)
 {
-	for (size_t c = 0; c < n; c++) {
-		worksheet_write_string(ws, 0, (lxw_col_t)c, safe_text(b, names[c]),
-				       b->bold);
-		widen(&w[c], strlen(names[c]));
+	lxw_worksheet *ws = sh->page->ws;
+
+	if (sh->row0) {
+		worksheet_write_string(ws, (lxw_row_t)(sh->row0 - 1), 0,
+				       safe_text(b, sh->t->title ? sh->t->title :
+						 sh->section), b->bold);
 	}
-	worksheet_freeze_panes(ws, 1, 0);
+	for (size_t c = 0; c < n; c++) {
+		worksheet_write_string(ws, (lxw_row_t)sh->row0, (lxw_col_t)c,
+				       safe_text(b, names[c]), b->bold);
+		widen(page_width(sh->page, c), strlen(names[c]));
+	}
+	if (!sh->row0)
+		worksheet_freeze_panes(ws, 1, 0);
+}
+
+/* An autofilter over a section, when it has its page to itself (a
+ * worksheet has one). */
+static void autofilter(const struct sheet *sh, size_t last_row, size_t last_col)
+{
+	if (sh->page->sections == 1)
+		worksheet_autofilter(sh->page->ws, (lxw_row_t)sh->row0, 0,
+				     (lxw_row_t)last_row, (lxw_col_t)last_col);
 }
 
 /* ------------------------------------------------------------ sheets */
@@ -421,47 +473,39 @@ static int compile_all(const struct book *b, const struct sheet *sh,
 	return 0;
 }
 
-static void add_charts(struct book *b, lxw_worksheet *ws,
-		       const struct sheet *sh);
+static void add_charts(struct book *b, const struct sheet *sh);
 
 static int write_list(struct book *b, const struct sheet *sh, char *err)
 {
 	const struct out_table *t = sh->t;
-	lxw_worksheet *ws = workbook_add_worksheet(b->wb, sh->name);
+	lxw_worksheet *ws = sh->page->ws;
 	struct formula *f = xcalloc(t->ncols ? t->ncols : 1, sizeof(*f));
-	size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
 	const char **keys = xcalloc(t->ncols ? t->ncols : 1, sizeof(*keys));
 	int rc = -1;
 
-	if (!ws) {
-		ebs_fail(err, EBS_ERR_IO, "cannot add sheet '%s'", sh->name);
-		goto out;
-	}
-	if ((long)t->nrows >= XLSX_MAX_ROWS) {
+	if (sh->row0 + t->nrows >= (size_t)XLSX_MAX_ROWS) {
 		ebs_fail(err, EBS_ERR_IO, "'%s' has %zu rows, more than a sheet holds (%ld)",
-			 sh->name, t->nrows, XLSX_MAX_ROWS - 1);
+			 sh->name, t->nrows, XLSX_MAX_ROWS - 1 - (long)sh->row0);
 		goto out;
 	}
 	if (compile_all(b, sh, f, err))
 		goto out;
 	for (size_t c = 0; c < t->ncols; c++)
 		keys[c] = t->cols[c].key;
-	header_row(b, ws, keys, t->ncols, w);
+	header_row(b, sh, keys, t->ncols);
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++)
-			widen(&w[c], write_cell(b, ws, r + 1, c, out_cell_at(t, r, c),
-						t->cols[c].style, f[c].n ? &f[c] : NULL));
+			widen(page_width(sh->page, c),
+			      write_cell(b, ws, sh->row0 + r + 1, c, out_cell_at(t, r, c),
+					 t->cols[c].style, f[c].n ? &f[c] : NULL));
 	if (t->ncols)
-		worksheet_autofilter(ws, 0, 0, (lxw_row_t)t->nrows,
-				     (lxw_col_t)(t->ncols - 1));
-	set_widths(ws, w, t->ncols);
-	add_charts(b, ws, sh);
+		autofilter(sh, sh->row0 + t->nrows, t->ncols - 1);
+	add_charts(b, sh);
 	rc = 0;
 out:
 	for (size_t c = 0; c < t->ncols; c++)
 		formula_release(&f[c]);
 	free(f);
-	free(w);
 	free(keys);
 	return rc;
 }
@@ -471,34 +515,28 @@ static int write_record(struct book *b, const struct sheet *sh, char *err)
 {
 	static const char *const head[] = { "field", "value", "description" };
 	const struct out_table *t = sh->t;
-	lxw_worksheet *ws = workbook_add_worksheet(b->wb, sh->name);
+	lxw_worksheet *ws = sh->page->ws;
 	struct formula *f = xcalloc(t->ncols ? t->ncols : 1, sizeof(*f));
-	size_t w[3] = { 0, 0, 0 };
 	int rc = -1;
 
-	if (!ws) {
-		ebs_fail(err, EBS_ERR_IO, "cannot add sheet '%s'", sh->name);
-		goto out;
-	}
 	if (compile_all(b, sh, f, err))
 		goto out;
-	header_row(b, ws, head, 3, w);
+	header_row(b, sh, head, 3);
 	for (size_t c = 0; c < t->ncols; c++) {
 		const struct column *col = &t->cols[c];
+		lxw_row_t row = (lxw_row_t)(sh->row0 + c + 1);
 
-		worksheet_write_string(ws, (lxw_row_t)(c + 1), 0,
-				       safe_text(b, col->key), NULL);
-		widen(&w[0], strlen(col->key));
-		widen(&w[1], write_cell(b, ws, c + 1, 1, out_cell_at(t, 0, c),
-					col->style, f[c].n ? &f[c] : NULL));
+		worksheet_write_string(ws, row, 0, safe_text(b, col->key), NULL);
+		widen(page_width(sh->page, 0), strlen(col->key));
+		widen(page_width(sh->page, 1),
+		      write_cell(b, ws, sh->row0 + c + 1, 1, out_cell_at(t, 0, c),
+				 col->style, f[c].n ? &f[c] : NULL));
 		if (strcmp(col->title, col->key)) {
-			worksheet_write_string(ws, (lxw_row_t)(c + 1), 2,
-					       safe_text(b, col->title), NULL);
-			widen(&w[2], strlen(col->title));
+			worksheet_write_string(ws, row, 2, safe_text(b, col->title), NULL);
+			widen(page_width(sh->page, 2), strlen(col->title));
 		}
 	}
-	worksheet_autofilter(ws, 0, 0, (lxw_row_t)t->ncols, 2);
-	set_widths(ws, w, 3);
+	autofilter(sh, sh->row0 + t->ncols, 2);
 	rc = 0;
 out:
 	for (size_t c = 0; c < t->ncols; c++)
@@ -512,22 +550,26 @@ static int write_pairs(struct book *b, const char *name,
 		       const char *const *head, size_t ncols,
 		       const char *const *cells, size_t nrows, char *err)
 {
-	lxw_worksheet *ws = workbook_add_worksheet(b->wb, name);
-	size_t w[2] = { 0, 0 };
+	struct page p = { 0 };
+	struct sheet sh = { 0 };
 
-	if (!ws)
+	if (!(p.ws = workbook_add_worksheet(b->wb, name)))
 		return ebs_fail(err, EBS_ERR_IO, "cannot add sheet '%s'", name), -1;
-	header_row(b, ws, head, ncols, w);
+	p.sections = 1;
+	sh.page = &p;
+	sh.section = name;
+	header_row(b, &sh, head, ncols);
 	for (size_t r = 0; r < nrows; r++)
 		for (size_t c = 0; c < ncols; c++) {
 			const char *s = cells[r * ncols + c];
 
-			worksheet_write_string(ws, (lxw_row_t)(r + 1), (lxw_col_t)c,
+			worksheet_write_string(p.ws, (lxw_row_t)(r + 1), (lxw_col_t)c,
 					       safe_text(b, s), NULL);
-			widen(&w[c], strlen(s));
+			widen(page_width(&p, c), strlen(s));
 		}
-	worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(ncols - 1));
-	set_widths(ws, w, ncols);
+	autofilter(&sh, nrows, ncols - 1);
+	set_widths(&p);
+	free(p.w);
 	return 0;
 }
 
@@ -566,10 +608,11 @@ static int write_about(struct book *b, const struct out_doc *doc,
 
 /* ------------------------------------------------------------ charts */
 
-static void add_charts(struct book *b, lxw_worksheet *ws,
-		       const struct sheet *sh)
+static void add_charts(struct book *b, const struct sheet *sh)
 {
 	const struct out_table *t = sh->t;
+	lxw_row_t first = (lxw_row_t)(sh->row0 + 1);
+	lxw_row_t last = (lxw_row_t)(sh->row0 + (t->nrows ? t->nrows : 1));
 
 	for (size_t i = 0; i < t->ncharts; i++) {
 		const struct out_chart *c = t->charts[i];
@@ -577,7 +620,6 @@ static void add_charts(struct book *b, lxw_worksheet *ws,
 		lxw_chart *ch = workbook_add_chart(b->wb, c->kind == OUT_CHART_LINE ?
 						   LXW_CHART_SCATTER_STRAIGHT :
 						   LXW_CHART_COLUMN);
-		lxw_row_t last = (lxw_row_t)(t->nrows ? t->nrows : 1);
 
 		if (!ch || x < 0)
 			continue;
@@ -589,11 +631,12 @@ static void add_charts(struct book *b, lxw_worksheet *ws,
 			if (y < 0)
 				continue;
 			se = chart_add_series(ch, NULL, NULL);
-			chart_series_set_categories(se, sh->name, 1, (lxw_col_t)x, last,
+			chart_series_set_categories(se, sh->name, first, (lxw_col_t)x, last,
 						    (lxw_col_t)x);
-			chart_series_set_values(se, sh->name, 1, (lxw_col_t)y, last,
+			chart_series_set_values(se, sh->name, first, (lxw_col_t)y, last,
 						(lxw_col_t)y);
-			chart_series_set_name_range(se, sh->name, 0, (lxw_col_t)y);
+			chart_series_set_name_range(se, sh->name, (lxw_row_t)sh->row0,
+						    (lxw_col_t)y);
 		}
 		if (c->x_title)
 			chart_axis_set_name(ch->x_axis, c->x_title);
@@ -601,30 +644,67 @@ static void add_charts(struct book *b, lxw_worksheet *ws,
 			chart_axis_set_name(ch->y_axis, c->y_title);
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
 		/* side by side to the right of the table, 20 rows apart */
-		worksheet_insert_chart(ws, (lxw_row_t)(1 + 20 * i),
+		worksheet_insert_chart(sh->page->ws, (lxw_row_t)(sh->row0 + 1 + 20 * i),
 				       (lxw_col_t)(t->ncols + 1), ch);
 	}
 }
 
 /* ------------------------------------------------------------ book */
 
-/* The sheets of doc: every section but the human-only ones. */
+/* The rows a section takes below its header. */
+static size_t section_rows(const struct out_table *t)
+{
+	return t->is_record ? t->ncols : t->nrows;
+}
+
+/*
+ * The sheets of doc: every section but the human-only ones, each on a page
+ * of its own or, when out_sheet names one already planned, below the
+ * sections there (a blank row, its title, its header).
+ */
 static void plan_sheets(struct book *b, const struct out_doc *doc)
 {
 	int roots = 0;
 
 	b->sheets = xcalloc(doc->n ? doc->n : 1, sizeof(*b->sheets));
+	b->pages = xcalloc(doc->n ? doc->n : 1, sizeof(*b->pages));
 	for (size_t i = 0; i < doc->n; i++) {
 		const struct out_table *t = doc->t[i];
 		struct sheet *sh = &b->sheets[b->n];
+		struct page *p = NULL;
 
 		if (t->human_only)
 			continue;
 		sh->t = t;
 		sh->section = t->name ? t->name : roots++ ? "" : "result";
-		sheet_name(b, b->n, t->name ? t->name : "result", sh->name);
+		for (size_t k = 0; t->sheet && k < b->npages && !p; k++)
+			if (b->pages[k].shared && !strcmp(b->pages[k].shared, t->sheet))
+				p = &b->pages[k];
+		if (p) {
+			sh->row0 = p->next_row + 2;
+		} else {
+			p = &b->pages[b->npages];
+			sheet_name(b, b->npages, t->sheet ? t->sheet :
+				   t->name ? t->name : "result", p->name);
+			p->shared = t->sheet;
+			b->npages++;
+		}
+		p->sections++;
+		p->next_row = sh->row0 + 1 + section_rows(t);
+		sh->page = p;
+		memcpy(sh->name, p->name, sizeof(sh->name));
 		b->n++;
 	}
+}
+
+/* A worksheet for every page, in order; 0, or -1 with err set. */
+static int add_pages(struct book *b, char *err)
+{
+	for (size_t i = 0; i < b->npages; i++)
+		if (!(b->pages[i].ws = workbook_add_worksheet(b->wb, b->pages[i].name)))
+			return ebs_fail(err, EBS_ERR_IO, "cannot add sheet '%s'",
+					b->pages[i].name), -1;
+	return 0;
 }
 
 /*
@@ -752,10 +832,14 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 	}
 	make_formats(&b);
 	plan_sheets(&b, doc);
-	rc = define_names(&b, doc, err);
+	rc = add_pages(&b, err);
+	if (!rc)
+		rc = define_names(&b, doc, err);
 	for (size_t i = 0; i < b.n && !rc; i++)
 		rc = b.sheets[i].t->is_record ? write_record(&b, &b.sheets[i], err) :
 						write_list(&b, &b.sheets[i], err);
+	for (size_t i = 0; i < b.npages && !rc; i++)
+		set_widths(&b.pages[i]);
 	if (!rc && doc->nnotes)
 		rc = write_notes(&b, doc, err);
 	if (!rc)
@@ -779,6 +863,9 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 out:
 	sbuf_release(&b.text);
 	sbuf_release(&b.cell);
+	for (size_t i = 0; i < b.npages; i++)
+		free(b.pages[i].w);
+	free(b.pages);
 	free(b.sheets);
 	free(dir);
 	return rc;

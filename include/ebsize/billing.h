@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "ebsize/model.h"
+#include "ebsize/idset.h"
 #include "ebsize/strmap.h"
 
 enum bill_format {
@@ -344,7 +345,7 @@ struct billing_result {
 int billing_scan_files(const char *const *paths, size_t n,
 		       billing_prices_fn prices, void *arg,
 		       const struct volume_limits lim[VT_COUNT],
-		       const struct strmap *known_ids,
+		       const struct idset *known_ids,
 		       struct billing_result *out, char *err);
 
 /*
@@ -354,7 +355,7 @@ int billing_scan_files(const char *const *paths, size_t n,
  */
 int billing_analyze(struct billing_data *d, billing_prices_fn prices,
 		    void *arg, const struct volume_limits lim[VT_COUNT],
-		    const struct strmap *known_ids, struct billing_result *out,
+		    const struct idset *known_ids, struct billing_result *out,
 		    char *err);
 
 void billing_result_release(struct billing_result *r);

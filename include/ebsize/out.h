@@ -8,20 +8,17 @@
  * is rows under fixed columns.  Column keys are JSON member names; a dotted
  * key ("monthly_usd.total") nests, and keys sharing a prefix must be
  * adjacent.  A record with a NULL name puts its fields at the JSON root.
-<<<<<<< HEAD
- * Money keeps full precision in CSV and JSON; only display rounds.
- *
- * CSV is one table: the main one (out_main, else the first list, else all
- * records as one row) or the one out_target.table names.  A workbook has
- * one sheet per section, named as the section (the root record is
- * "result"), plus "notes" and "About"; cells are typed, and columns may be
- * live formulas (out_formula) and carry charts (out_chart).
-=======
  * Tables and Markdown round for people; CSV and JSON are exact and typed
  * under one rule (out_fmt_machine): money, rates and counts to a
  * millionth, percentages to a hundredth, durations in whole seconds --
  * never binary noise such as 0.6000000000000001.
->>>>>>> edges
+ *
+ * CSV is one table: the main one (out_main, else the first list, else all
+ * records as one row) or the one out_target.table names.  A workbook has
+ * one sheet per section, named as the section (the root record is
+ * "result") unless out_sheet says otherwise, plus "notes" and "About";
+ * cells are typed, and columns may be live formulas (out_formula) and
+ * carry charts (out_chart).
  */
 #ifndef EBSIZE_OUT_H
 #define EBSIZE_OUT_H
@@ -124,6 +121,13 @@ void out_human_only(struct out_table *t);
 void out_xlsx_only(struct out_table *t);
 /* Make t the table CSV writes when no --table is given. */
 void out_main(struct out_table *t);
+/*
+ * In a workbook, put t on the sheet named sheet instead of one named as
+ * the section.  Sections given the same sheet share it, one below the
+ * other, each after a blank row and a row with its title (a summary with
+ * its totals).  Formulas still name the section ({summary!field}).
+ */
+void out_sheet(struct out_table *t, const char *sheet);
 
 /*
  * Live formulas (xlsx only; other formats show the values).  The cells of

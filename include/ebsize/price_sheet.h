@@ -1,7 +1,7 @@
 /*
  * price_sheet.h - the price list of a workbook and live cost formulas over
  * it, for commands whose workbook lets an analyst edit a price and see
- * every cost follow (cost, compare; scan next).
+ * every cost follow (cost, compare, scan).
  *
  * price_sheet_add puts the prices in force for some regions into a
  * document as the list "price_list", shown only in workbooks, with the
@@ -39,6 +39,15 @@ int price_sheet_row(const struct price_row *p, void *arg);
 int price_sheet_add(struct out_doc *doc, struct db *db,
 		    const char *const *regions, size_t n, char *err);
 
+/*
+ * The same for the regions of several price sets (db_load_prices's, in
+ * force now), each in its set's currency, on the workbook sheet `sheet`
+ * (NULL: "price_list").
+ */
+int price_sheet_add_sets(struct out_doc *doc, struct db *db,
+			 const struct price_set *const *ps, size_t n,
+			 const char *sheet, char *err);
+
 /* The About lines of a workbook for the prices of ps (snapshot, as of). */
 void price_sheet_about(struct out_doc *doc, const struct price_set *ps);
 
@@ -56,5 +65,17 @@ void price_sheet_about(struct out_doc *doc, const struct price_set *ps);
  */
 char *price_sheet_cost(const char *region, const char *type,
 		       const char *dimension, const char *units);
+
+/*
+ * The monthly cost of one volume (storage, IOPS and throughput; not the
+ * I/O requests of standard volumes) as one shorter formula, for sheets
+ * with a cost per row of 100,000 rows: every price row bills the units of
+ * its own dimension -- size, iops or tput, chosen by the defined names
+ * pr_st, pr_io, pr_tp that price_sheet_add* define -- with the same tiers
+ * as price_sheet_cost.  A blank units cell counts none.  Heap string.
+ */
+char *price_sheet_cost_volume(const char *region, const char *type,
+			      const char *size, const char *iops,
+			      const char *tput);
 
 #endif

@@ -230,12 +230,19 @@ struct report_scan {
 	const struct report_scan_total *by_region;
 	size_t nregions;
 	size_t top;                    /* volumes in the top-savings chart */
+	const char *currency;          /* of every amount; NULL: USD */
+	const struct report_scan_total *by_tag;   /* by the value of tag_key */
+	size_t ntags;
+	const char *tag_key;
 };
 
-/* Current against proposed monthly cost per category or per region. */
+/*
+ * Current against proposed monthly cost per category (by 0), region (1)
+ * or value of the tag s->tag_key (2).
+ */
 struct report_chart *report_chart_scan_totals(const char *name,
 					      const struct report_scan *s,
-					      int by_region);
+					      int by);
 /* The top s->top volumes by monthly savings. */
 struct report_chart *report_chart_scan_top(const char *name,
 					   const struct report_scan *s);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "ebsize/idset.h"
 #include "ebsize/inventory.h"
 #include "ebsize/model.h"
 #include "ebsize/scan.h"
@@ -41,6 +42,63 @@ struct scan_rec {
 };
 
 /*
+ * The order findings are reported in: by currency (USD first: amounts in
+ * two currencies are never compared), then by savings, most first, then
+ * by id.  <0, 0, >0 as strcmp.
+ */
+int scan_rec_cmp(const struct scan_rec *a, const struct scan_rec *b);
+
+/*
+ * Running totals of one group -- a category, region, tag value (by_tag)
+ * or currency -- in one currency.  Money is counted in millionths (every
+ * figure of a finding is rounded to a millionth), so a total is exact and
+ * the same in any order.  The findings' part counts every finding (excluded
+ * volumes included); scanned and scanned_u count every volume analysed, a
+ * finding or not (kept for the currency and region totals only).
+ */
+struct scan_total {
+	const char *key;              /* interned; the category's name */
+	const char *currency;         /* interned */
+	size_t findings;
+	long long current_u;          /* what the findings' volumes cost now */
+	long long savings_u;          /* what their proposals save */
+	long long extra_u;            /* what burst-risk fixes add */
+	size_t scanned;
+	long long scanned_u;
+};
+
+enum scan_by { SCAN_BY_CATEGORY, SCAN_BY_REGION, SCAN_BY_TAG, SCAN_BY_CURRENCY,
+	       SCAN_BY_COUNT };
+
+struct scan_totals {
+	struct scan_total *t;
+	size_t n, alloc;
+	struct strmap index;          /* "key\x1fcurrency" -> index + 1 */
+};
+
+/* Millionths (a total's money) to a currency amount. */
+double scan_total_money(long long micro);
+
+/* keep_top: the N findings kept for one currency (a heap; private). */
+struct scan_heap {
+	const char *currency;         /* interned */
+	struct scan_rec *h;
+	size_t n, alloc;
+};
+
+/*
+ * Volumes analysed without a finding, grouped by configuration (for the
+ * workbook, which prices them live): count x usd_each is what they cost.
+ */
+struct scan_group {
+	const char *region;           /* interned */
+	const char *currency;         /* interned */
+	struct vol_config cfg;
+	size_t volumes;
+	double usd_each;              /* monthly cost of one */
+};
+
+/*
  * The prices of a region, or NULL when there are none (its volumes are
  * skipped and counted per region).  The set must live as long as the
  * fleet.
@@ -58,6 +116,14 @@ struct scan_fleet_opts {
 	const char *usage_file;       /* names the used-space input in messages */
 	scan_prices_fn prices;
 	void *prices_arg;
+	/*
+	 * What is kept of the findings: 0, every one (JSON, CSV, workbooks);
+	 * N, only the N first of each currency in scan_rec_cmp order (by
+	 * savings), so that a table of a million volumes holds N findings
+	 * and the running totals.
+	 */
+	size_t keep_top;
+	int group_unchanged;          /* keep f->groups (workbooks) */
 };
 
 /*
@@ -74,8 +140,16 @@ struct scan_no_price {
 struct scan_fleet {
 	struct scan_fleet_opts o;
 	struct volume_limits lim[VT_COUNT];
-	struct scan_rec *recs;
+	struct scan_rec *recs;        /* the findings kept (o.keep_top); in
+					 scan_rec_cmp order after
+					 scan_fleet_sort */
 	size_t nrecs, arecs;
+	size_t nfindings;             /* every finding, kept or not */
+	struct scan_totals by[SCAN_BY_COUNT];
+	struct scan_group *groups;    /* o.group_unchanged: no finding */
+	size_t ngroups, agroups;
+	/* Kubernetes plans of the findings (scan_k8s_plan), by method */
+	size_t k8s_vac, k8s_reused, k8s_in_tree, k8s_blocked;
 	size_t scanned;               /* analysed (findings or not) */
 	size_t skipped;               /* problems, illegal, transient states */
 	size_t other_region;          /* outside only_region */
@@ -89,7 +163,13 @@ struct scan_fleet {
 	size_t ncl;
 	char cl_region[32];           /* ... priced in this region */
 	/* private */
-	struct strmap seen;           /* volume id -> file it was read from */
+	struct idset seen;            /* volume id -> file it was read from
+					 (an index into files) */
+	const char **files;
+	size_t nfiles, afiles;
+	struct scan_heap *heaps;      /* keep_top: one per currency */
+	size_t nheaps, aheaps;
+	struct strmap group_index;    /* configuration -> groups index + 1 */
 	struct strmap extra;          /* volume id -> metrics and used space */
 	struct strmap strings;        /* interned regions, zones, file names */
 	struct strmap pv_by_id;
@@ -139,7 +219,7 @@ void scan_fleet_cluster(struct scan_fleet *f);
  * scan_fleet_has_side_inputs: metrics or used space name it.
  */
 int scan_fleet_has_volume(const struct scan_fleet *f, const char *id);
-const struct strmap *scan_fleet_ids(const struct scan_fleet *f);
+const struct idset *scan_fleet_ids(const struct scan_fleet *f);
 int scan_fleet_has_side_inputs(const struct scan_fleet *f, const char *id);
 
 /*
@@ -170,6 +250,19 @@ struct scan_rec *scan_fleet_keep(struct scan_fleet *f,
 				 const char *currency,
 				 const struct scan_finding *fd);
 
+/*
+ * Billing exports are joined to the records by id, so every record is
+ * kept in f->recs from then on: the top findings kept so far (keep_top)
+ * move there, and keep_top ends.
+ */
+void scan_fleet_keep_all(struct scan_fleet *f);
+/* A volume the billing rules analysed: counted, its cost now in the totals. */
+void scan_fleet_count(struct scan_fleet *f, const char *region,
+		      const char *currency, double cur_usd);
+/* r's current cost becomes cur_usd (the billed one); the totals follow. */
+void scan_fleet_set_current(struct scan_fleet *f, struct scan_rec *r,
+			    double cur_usd);
+
 /* Count a volume of region skipped for want of prices (type: its type's
  * name when only those are missing; NULL: the region has none). */
 void scan_fleet_no_price(struct scan_fleet *f, const char *region,
@@ -177,6 +270,9 @@ void scan_fleet_no_price(struct scan_fleet *f, const char *region,
 
 /* Warn about metrics and used space of volumes that were not scanned. */
 void scan_fleet_unmatched(struct scan_fleet *f);
+
+/* Put the kept findings in scan_rec_cmp order (after the last volume). */
+void scan_fleet_sort(struct scan_fleet *f);
 
 /*
  * The configuration a PV of size_gib has from its StorageClass sc (T12, K1

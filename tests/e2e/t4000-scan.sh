@@ -42,6 +42,23 @@ expect_finding vol-049df61146c4d7901 savings.monthly_usd 0.16 "real: saves 0.16/
 expect_finding vol-1234567890abcdef0 category unattached "real: available volume is unattached"
 expect_finding vol-1234567890abcdef0 savings.monthly_usd 10 "real: unattached costs 10/month" 1e-9
 expect_finding vol-1234567890abcdef0 savings.annual_usd 120 "real: 120/year" 1e-9
+# the fleet: 0.80 + 10.00 = 10.80 now; saves 0.16 + 10.00 = 10.16; after the
+# proposals 0.64 (the gp3); 10.16 / 10.80 = 94.07 %
+expect_json summary.current_monthly_usd 10.8 "real: the fleet costs 10.80 a month" 1e-9
+expect_json summary.proposed_monthly_usd 0.64 "real: 0.64 after the proposals" 1e-9
+expect_json summary.savings_pct 94.07 "real: saves 94.07 % of it" 1e-9
+expect_json summary.extra_cost_monthly_usd 0 "real: no fix costs more" 1e-9
+expect_json summary.volumes_without_finding 0 "real: both volumes have a finding"
+expect_json totals_by_currency.0.current_monthly_usd 10.8 "real: USD total: 10.80 now" 1e-9
+expect_json totals_by_currency.0.proposed_monthly_usd 0.64 "real: USD total: 0.64 after" 1e-9
+expect_json totals_by_currency.0.volumes_scanned 2 "real: USD total: 2 volumes scanned"
+expect_json totals_by_currency.0.savings_pct 94.07 "real: USD total: saves 94.07 %" 1e-9
+expect_json totals_by_category.0.proposed_monthly_usd 0 "real: unattached: nothing after the delete" 1e-9
+expect_json totals_by_category.1.proposed_monthly_usd 0.64 "real: gp2_to_gp3: 0.64 after" 1e-9
+run scan "$FIXTURES/describe-volumes-awscli-example-2019.json"
+expect_out_has "  Fleet cost/month (USD):  \$10.80" "real, table: the fleet's cost now"
+expect_out_has "  Proposed/month (USD):    \$0.64" "real, table: and after the proposals"
+expect_out_has "  Savings (% of cost):     94.1 %" "real, table: the savings as a share of it"
 
 run scan "$FIXTURES/describe-volumes-awscli-example-2020-INVALID-json.txt"
 expect_rc 1 "invalid describe-volumes fixture fails"
@@ -97,6 +114,7 @@ expect_json summary.excluded 1 "one volume excluded by tag"
 # 330.16 (us-east-1) + 2176.5485 (eu-west-1), each worked below
 expect_json summary.monthly_savings_usd 2506.7085 "total monthly savings" 1e-6
 expect_json summary.annual_savings_usd 30080.502 "total annual savings" 1e-6
+expect_json summary.volumes_without_finding 2 "19 scanned - 16 findings - 1 excluded = 2 without"
 
 # The downgrade trap: gp2 2,000 GiB has a 6,000 IOPS baseline and 250 MiB/s.
 # gp3 must keep both: 2000 x 0.08 + 3000 x 0.005 + 125 x 0.04 = 180.00

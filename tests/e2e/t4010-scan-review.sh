@@ -136,6 +136,11 @@ expect_finding $V category gp2_burst_risk "gp2 200 GiB at 2,000 IOPS is a burst 
 expect_finding $V savings.monthly_usd 0 "burst risk: saving 0, not -1.00" 1e-9
 expect_finding $V extra_cost.monthly_usd 1 "burst risk: the fix costs 1.00 more" 1e-9
 expect_json summary.monthly_savings_usd 0 "totals are not lowered by the fix's cost" 1e-9
+# the fleet: 200 x 0.10 = 20.00 now, 21.00 after the fix (20.00 - 0 + 1.00)
+expect_json summary.current_monthly_usd 20 "the fleet costs 20.00 now" 1e-9
+expect_json summary.extra_cost_monthly_usd 1 "the fix adds 1.00" 1e-9
+expect_json summary.proposed_monthly_usd 21 "after the fix: 21.00 = now - savings + extra" 1e-9
+expect_json totals_by_category.0.proposed_monthly_usd 21 "gp2_burst_risk: 21.00 after" 1e-9
 run --format json scan "$T/burst.json" --metrics "$T/burst-metrics.json" --min-savings 0.01
 expect_json summary.findings 0 "--min-savings 0.01 drops a finding that saves nothing"
 

@@ -30,6 +30,30 @@ def record(book, sheet):
     return {r["field"]: r["value"] for r in rows(book, sheet)}
 
 
+def blocks(book, sheet):
+    """A sheet holding several sections one below the other (a record or
+    list, then for each further section a blank row, its title and its
+    header): {title: [row dicts]}, the first section under None."""
+    with open(os.path.join(_dir, "%s-%s.csv" % (book, sheet)), newline="",
+              encoding="utf-8") as f:
+        lines = list(csv.reader(f))
+    out, i, title = {}, 0, None
+    while i < len(lines):
+        head = lines[i]
+        i += 1
+        got = []
+        while i < len(lines) and any(x != "" for x in lines[i]):
+            got.append(dict(zip(head, lines[i])))
+            i += 1
+        out[title] = got
+        while i < len(lines) and not any(x != "" for x in lines[i]):
+            i += 1
+        if i < len(lines):
+            title = lines[i][0]
+            i += 1
+    return out
+
+
 def num(s):
     """A cell as LibreOffice wrote it: '12.5', '20%' -> 0.2, '' -> None."""
     s = s.strip()

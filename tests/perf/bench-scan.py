@@ -3,6 +3,9 @@
 # file into a temporary directory (removed afterwards), then times each
 # contender RUNS times, reporting the median wall time and the peak RSS
 # (ru_maxrss of the child, from wait4).
+# usage: bench-scan.py N RUNS [NAME-PREFIX...]: only the contenders whose
+# name starts with one of the prefixes (scan-1m.sh: ebsize's table and
+# the plain cJSON parse), then the ratios issue 14 sets targets for.
 import os
 import shutil
 import statistics
@@ -13,6 +16,7 @@ import time
 
 n = int(sys.argv[1])
 runs = int(sys.argv[2])
+only = sys.argv[3:]
 ebsize = os.environ["EBSIZE_BIN"]
 here = os.path.dirname(os.path.abspath(__file__))
 tmp = tempfile.mkdtemp(prefix="ebsize-perf-")
@@ -64,6 +68,9 @@ try:
     ]
     if built:
         rows.append(("cJSON_Parse whole file (parse only)", [parse, vols]))
+    if only:
+        rows = [r for r in rows if any(r[0].startswith(p) for p in only)]
+    got = {}
     for name, argv in rows:
         if shutil.which(argv[0]) is None and not os.path.exists(argv[0]):
             print("%-44s %9s" % (name, "missing"))
@@ -72,6 +79,15 @@ try:
         if secs is None:
             print("%-44s %9s" % (name, "failed"))
             continue
+        got[name] = (secs, rss)
         print("%-44s %9.3f %7.1f MB %7.2fx" % (name, secs, rss / 1024.0, rss * 1024.0 / size))
+    table = got.get("ebsize scan (table, top 50 + totals)")
+    floor = got.get("cJSON_Parse whole file (parse only)")
+    if table and floor:
+        print("ebsize scan (table) / cJSON parse: %.2fx the time (target <= 1.2x)" %
+              (table[0] / floor[0]))
+    if table:
+        print("ebsize scan (table) peak RSS: %.1f MiB (target <= 100 MiB at 1M volumes)" %
+              (table[1] / 1024.0))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)

@@ -5,20 +5,33 @@
 # and the top level a "Generated" comment member.  Deterministic (seeded).
 # Shape follows formats.md section 3 (reference material) and the aws-cli example
 # fixture, compact (one line), about 540 bytes per volume.
-# usage: gen-volumes.py [N] > volumes.json
+# usage: gen-volumes.py [N] [--findings] > volumes.json
+# --findings: every volume has a finding (gp2 of sizes that gp3 serves
+# cheaper, 5 % unattached): N volumes, N findings, for the workbook
+# benchmark (xlsx.sh).
 import json
 import random
 import sys
 
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+every = "--findings" in sys.argv[1:]
+n = int(args[0]) if args else 100000
 rnd = random.Random(42)
 azs = ["us-east-1a", "us-east-1b", "eu-west-1a", "eu-west-1c", "us-west-2b"]
 teams = ["payments", "search", "ml", "web", "data"]
-vols = []
+# streamed, one volume at a time (1,000,000 volumes for scan-1m.sh), the
+# same bytes json.dump of the whole document would write
+out = sys.stdout
+out.write('{"Generated": "synthetic data from ebsize tests/perf/gen-volumes.py, '
+          'not AWS output", "Volumes": [')
 for i in range(n):
     vid = "vol-%017x" % (0x0A000000000000000 + i)
     r = rnd.random()
-    if r < 0.70:
+    if every:
+        # gp2 above 170 GiB and up to 250 has no finding in these regions
+        vt, size = "gp2", rnd.choice([8, 20, 50, 100, 500, 1000, 2000, 3334])
+        iops, tput = max(100, min(16000, 3 * size)), None
+    elif r < 0.70:
         vt, size = "gp2", rnd.choice([8, 20, 50, 100, 200, 500, 1000, 2000, 3334])
         iops, tput = max(100, min(16000, 3 * size)), None
     elif r < 0.85:
@@ -59,7 +72,5 @@ for i in range(n):
     }
     if tput is not None:
         v["Throughput"] = tput
-    vols.append(v)
-json.dump({"Generated": "synthetic data from ebsize tests/perf/gen-volumes.py, not AWS output",
-           "Volumes": vols}, sys.stdout)
-sys.stdout.write("\n")
+    out.write((", " if i else "") + json.dumps(v))
+out.write("]}\n")

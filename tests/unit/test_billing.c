@@ -94,7 +94,7 @@ static void limits(const char *as_of, struct volume_limits lim[VT_COUNT])
 }
 
 static int scan(const char *const *paths, size_t n, const char *as_of,
-		const struct strmap *known, struct billing_result *r,
+		const struct idset *known, struct billing_result *r,
 		char *err)
 {
 	struct volume_limits lim[VT_COUNT];
@@ -461,7 +461,7 @@ static void test_cur_rules(void)
 	const struct bill_volume *v = NULL;
 	const struct bill_finding *f;
 	struct billing_result r;
-	struct strmap known = STRMAP_INIT;
+	struct idset known = IDSET_INIT;
 	char err[EBS_ERRLEN] = "", why[512];
 
 	CHECK(scan(paths, 1, "2024-01-01", NULL, &r, err) == EBS_OK, "past limits scan");
@@ -484,7 +484,7 @@ static void test_cur_rules(void)
 
 		xsnprintf(id, sizeof(id), "vol-0aaa000000000000%d", i);
 		if (i != 4)
-			strmap_put(&known, id, (void *)1);
+			idset_add(&known, id, 0, NULL);
 	}
 	CHECK(scan(paths, 1, "2026-01-01", &known, &r, err) == EBS_OK, "scan with known ids");
 	f = fnd(&r, "vol-0aaa0000000000004", &v);
@@ -498,7 +498,7 @@ static void test_cur_rules(void)
 	if (f)
 		CHECK(f->cat == BILL_GP2_TO_GP3 && f->in_inventory == 1, "described volume keeps its finding");
 	billing_result_release(&r);
-	strmap_release(&known);
+	idset_release(&known);
 }
 
 /* ------------------------------------------------------------ CUR 2.0 */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ebsize/db.h"
+#include "ebsize/idset.h"
 #include "ebsize/scan_fleet.h"
 #include "ebsize/util.h"
 
@@ -296,6 +297,147 @@ static void cluster(void)
 	scan_fleet_release(&f);
 }
 
+/* ------------------------------------------------------------ ids */
+
+static void ids(void)
+{
+	struct idset s = IDSET_INIT;
+	uint32_t v = 99;
+	char id[32];
+	int all = 1;
+
+	CHECK(idset_add(&s, "vol-049df61146c4d7901", 1, NULL) &&
+	      !idset_add(&s, "vol-049df61146c4d7901", 2, &v) && v == 1,
+	      "an EC2 id once; added again it keeps its first value (1)");
+	CHECK(idset_add(&s, "vol-0000000a", 3, NULL) &&
+	      idset_add(&s, "vol-0000000000000000a", 4, NULL) &&
+	      idset_get(&s, "vol-0000000a", &v) && v == 3 &&
+	      idset_get(&s, "vol-0000000000000000a", &v) && v == 4,
+	      "an 8-digit and a 17-digit id of the same value stay apart");
+	CHECK(idset_add(&s, "vol-f0000000000000000", 5, NULL) &&
+	      idset_add(&s, "vol-00000000000000000", 6, NULL) &&
+	      idset_get(&s, "vol-f0000000000000000", &v) && v == 5,
+	      "the top digit (bits 64-67) counts");
+	CHECK(idset_add(&s, "vol-1", 7, NULL) && idset_add(&s, "VOL-049DF61146C4D7901", 8, NULL) &&
+	      idset_add(&s, "vol-049df61146c4d79012", 9, NULL) && idset_add(&s, "", 10, NULL) &&
+	      !idset_add(&s, "vol-1", 11, &v) && v == 7 && idset_count(&s) == 9,
+	      "other forms (short, upper case, 18 digits, empty) are ids too");
+	CHECK(!idset_get(&s, "vol-049df61146c4d7902", NULL) && !idset_get(&s, "vol-2", NULL),
+	      "ids never added are not found");
+	/* generated ids: 200,000 in, each found with its own value */
+	for (uint32_t i = 0; i < 200000; i++) {
+		xsnprintf(id, sizeof(id), "vol-%017x", (i + 1) * 2654435761u);
+		all &= idset_add(&s, id, i, NULL);
+	}
+	for (uint32_t i = 0; i < 200000 && all; i++) {
+		xsnprintf(id, sizeof(id), "vol-%017x", (i + 1) * 2654435761u);
+		all &= idset_get(&s, id, &v) && v == i;
+	}
+	CHECK(all && idset_count(&s) == 200009 && s.cap * 3 >= s.n * 4 && s.cap <= 524288,
+	      "200,000 generated ids: each found with its value, at most 75 %% load, 16 bytes a slot");
+	idset_release(&s);
+}
+
+/* ------------------------------------------------------------ totals */
+
+/*
+ * Hand-worked, us-east-1 (ebs-facts.md T6): gp2 100 GiB $10.00 -> gp3 $8.00
+ * (saves $2.00); gp2 1,000 GiB $100.00 -> gp3 at 3,000 IOPS 250 MiB/s
+ * $80 + 125 x 0.04 = $85.00 (saves $15.00); st1 500 GiB 500 x 0.045 =
+ * $22.50, no finding; an unattached gp2 50 GiB $5.00 (saves $5.00).
+ * Fleet: $137.50 now, savings $22.00, proposed $115.50, 16 %.
+ */
+static void fleet_totals(void)
+{
+	struct scan_fleet f;
+	struct inv_volume v;
+	char err[EBS_ERRLEN];
+	const struct scan_total *usd = NULL, *to_gp3 = NULL;
+
+	fleet_new(&f, NULL, NULL, 0);
+	v = gp2("vol-a", 100, "us-east-1a", "in-use");
+	scan_fleet_volume(&f, "a.json", &v, err);
+	v = gp2("vol-b", 1000, "us-east-1a", "in-use");
+	scan_fleet_volume(&f, "a.json", &v, err);
+	v = gp2("vol-c", 500, "us-east-1b", "in-use");
+	v.type = VT_ST1;
+	v.iops = 0;
+	scan_fleet_volume(&f, "a.json", &v, err);
+	v = gp2("vol-d", 50, "us-east-1b", "available");
+	scan_fleet_volume(&f, "a.json", &v, err);
+	for (size_t i = 0; i < f.by[SCAN_BY_CURRENCY].n; i++)
+		usd = &f.by[SCAN_BY_CURRENCY].t[i];
+	for (size_t i = 0; i < f.by[SCAN_BY_CATEGORY].n; i++)
+		if (!strcmp(f.by[SCAN_BY_CATEGORY].t[i].key, "gp2_to_gp3"))
+			to_gp3 = &f.by[SCAN_BY_CATEGORY].t[i];
+	CHECK(f.scanned == 4 && f.nfindings == 3 && usd && f.by[SCAN_BY_CURRENCY].n == 1 &&
+	      !strcmp(usd->currency, "USD") && usd->scanned == 4 && usd->findings == 3,
+	      "4 volumes scanned, 3 findings, one currency");
+	CHECK(usd && usd->scanned_u == 137500000 && usd->current_u == 115000000 &&
+	      usd->savings_u == 22000000 && usd->extra_u == 0,
+	      "USD: fleet $137.50 (the st1 without a finding included), findings $115.00, saving $22.00");
+	CHECK(to_gp3 && to_gp3->findings == 2 && to_gp3->current_u == 110000000 && to_gp3->savings_u == 17000000,
+	      "gp2_to_gp3: 2 volumes, $110.00 now, saving $17.00");
+	CHECK(f.by[SCAN_BY_REGION].n == 1 && f.by[SCAN_BY_REGION].t[0].scanned_u == 137500000,
+	      "us-east-1: the whole fleet's $137.50");
+	CHECK(f.ngroups == 0, "no configuration groups unless asked for (workbooks)");
+	scan_fleet_release(&f);
+}
+
+/*
+ * keep_top N keeps exactly the N first findings of the full sorted list,
+ * and the same totals: generated gp2 volumes of many sizes, both ways.
+ */
+static void keep_top(void)
+{
+	static const long sizes[] = { 8, 100, 500, 1000, 2000, 3334, 20, 50 };
+	struct scan_fleet all, top;
+	struct inv_volume v;
+	char err[EBS_ERRLEN], id[32];
+	int same = 1;
+
+	fleet_new(&all, NULL, NULL, 0);
+	fleet_new(&top, NULL, NULL, 0);
+	top.o.keep_top = 7;
+	top.o.group_unchanged = 1;
+	for (int i = 0; i < 500; i++) {
+		xsnprintf(id, sizeof(id), "vol-%017x", (unsigned)(i * 7919) % 1000);
+		v = gp2(id, sizes[(i * 5) % 8], i % 3 ? "us-east-1a" : "us-east-1c",
+			i % 11 ? "in-use" : "available");
+		if (i % 13 == 0) {
+			v.type = VT_ST1;
+			v.size_gib = 125 + i % 4;
+			v.iops = 0;
+		}
+		scan_fleet_volume(&all, "a.json", &v, err);
+		scan_fleet_volume(&top, "a.json", &v, err);
+	}
+	scan_fleet_sort(&all);
+	scan_fleet_sort(&top);
+	for (size_t i = 0; i < 7 && i < all.nrecs; i++)
+		same &= top.nrecs == 7 && !strcmp(all.recs[i].id, top.recs[i].id) &&
+			all.recs[i].f.save_usd == top.recs[i].f.save_usd;
+	CHECK(all.nrecs > 300 && same, "the 7 kept are the first 7 of all %zu, in order", all.nrecs);
+	CHECK(top.nfindings == all.nfindings && top.scanned == all.scanned,
+	      "the counts are of every finding");
+	for (int b = 0; b < SCAN_BY_COUNT; b++)
+		for (size_t i = 0; i < all.by[b].n; i++)
+			same &= all.by[b].n == top.by[b].n &&
+				all.by[b].t[i].savings_u == top.by[b].t[i].savings_u &&
+				all.by[b].t[i].scanned_u == top.by[b].t[i].scanned_u;
+	CHECK(same, "and the totals are the same");
+	{
+		size_t in_groups = 0;
+
+		for (size_t i = 0; i < top.ngroups; i++)
+			in_groups += top.groups[i].volumes;
+		CHECK(top.ngroups == 4 && in_groups == top.scanned - top.nfindings,
+		      "volumes without a finding (st1 125-128 GiB) in 4 configuration groups");
+	}
+	scan_fleet_release(&all);
+	scan_fleet_release(&top);
+}
+
 void test_scan_fleet(void)
 {
 	skipping();
@@ -304,4 +446,7 @@ void test_scan_fleet(void)
 	pv_configs();
 	extras();
 	cluster();
+	ids();
+	fleet_totals();
+	keep_top();
 }
