@@ -51,7 +51,7 @@ static int load_phase(struct db *db, struct bench_evidence *e, char *err)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db,
+	if ((rc = db_prepare_kept(db, DB_KEPT_EVIDENCE_PHASE,
 			     "SELECT phase, rw, bs, iodepth, iops, iops_before_cliff,"
 			     " iops_after_cliff, cliff_t_s, p99_ms, lat_mean_ms"
 			     " FROM bench_phases WHERE run_id = ?"
@@ -71,7 +71,7 @@ static int load_phase(struct db *db, struct bench_evidence *e, char *err)
 		e->p99_ms = col_or_nan(st, 8);
 		e->lat_mean_ms = col_or_nan(st, 9);
 	}
-	sqlite3_finalize(st);
+	db_unkeep(st);
 	return EBS_OK;
 }
 
@@ -83,7 +83,7 @@ int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 
 	*found = 0;
 	memset(out, 0, sizeof(*out));
-	if ((rc = db_prepare(db,
+	if ((rc = db_prepare_kept(db, DB_KEPT_EVIDENCE_RUNS,
 			     "SELECT r.id, r.label, r.source, coalesce(r.instance_type, ''),"
 			     " r.size_gib, r.iops, r.throughput_mibps FROM bench_runs r"
 			     " WHERE r.volume_type = ? AND r.status = 'complete'"
@@ -112,7 +112,7 @@ int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 	}
 	if (step != SQLITE_DONE)
 		rc = db_fail(db, err, "cannot read benchmark runs");
-	sqlite3_finalize(st);
+	db_unkeep(st);
 	if (!rc && *found)
 		rc = load_phase(db, out, err);
 	return rc;
