@@ -129,6 +129,18 @@ struct bench_evidence {
 };
 int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 		      struct bench_evidence *out, int *found, char *err);
+/*
+ * The same for many configurations (`cheapest`, a batch of them): the
+ * runs of each type read once, each run's headline phase once; the same
+ * answers as db_bench_evidence.  The database must not change while the
+ * cache is in use.
+ */
+struct db_evidence_cache;
+struct db_evidence_cache *db_evidence_cache_new(struct db *db);
+void db_evidence_cache_free(struct db_evidence_cache *c);
+int db_bench_evidence_cached(struct db_evidence_cache *c,
+			     const struct vol_config *cfg,
+			     struct bench_evidence *out, int *found, char *err);
 
 /* Health report for `ebsize db check`. */
 struct db_table_count {
