@@ -145,7 +145,7 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
-                bench_profile csv billing k8s offer_stream aws_config
+                bench_profile csv billing k8s offer_stream aws_config batch
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
@@ -155,6 +155,7 @@ fuzz_src_pricing       := src/pricing_parse.c src/json_stream.c src/strmap.c \
                           src/util.c
 fuzz_src_offer_stream  := $(fuzz_src_pricing)
 fuzz_src_aws_config    := src/aws_config_parse.c src/util.c
+fuzz_src_batch         := src/batch_parse.c src/csv.c src/util.c
 fuzz_src_instances     := src/instances_parse.c src/util.c
 fuzz_src_burst_profile := src/burst.c src/model.c src/util.c
 fuzz_src_bench_profile := src/bench_profile.c src/util.c
@@ -174,12 +175,14 @@ fuzz_len_billing       := 16384
 fuzz_len_k8s           := 65536
 fuzz_len_offer_stream  := 65536
 fuzz_len_aws_config    := 8192
+fuzz_len_batch         := 16384
 fuzz_seed_fio_result   := tests/fixtures/fio/*.json tests/fixtures/fio/*.json.txt
 fuzz_seed_fio_log      := tests/fixtures/fio/*.log
 fuzz_seed_pricing      := tests/fixtures/pricing-*.json
 fuzz_seed_offer_stream := tests/fixtures/pricing-*.json
 fuzz_seed_instances    := tests/fixtures/describe-instance-types-*.json
 fuzz_seed_csv          := pricing/snapshot.csv
+fuzz_seed_batch        := tests/fixtures/batch/*.jsonl tests/fixtures/batch/*.csv
 fuzz_seed_billing      := tests/fixtures/billing/*.csv
 fuzz_seed_k8s          := tests/fixtures/scan/pv.json tests/fixtures/scan/sc.json \
                           tests/fixtures/k8s/*.json
