@@ -374,13 +374,6 @@ int db_open(const char *path, int create_dirs, struct db **out, char *err)
 	}
 	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, 10000);
-	/*
-	 * Keep the -wal and -shm files when the last connection closes
-	 * (empty once checkpointed): creating, sizing and unlinking them
-	 * again on every run was a third of a short command's system time
-	 * (issue 14).
-	 */
-	sqlite3_file_control(db->h, "main", SQLITE_FCNTL_PERSIST_WAL, &(int){ 1 });
 	if ((rc = inspect(db, &fresh, err)))
 		goto fail;
 	if ((rc = db_exec(db, "PRAGMA foreign_keys = ON", err)))
