@@ -52,6 +52,17 @@ endif
 
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)
+# SQLite and zlib go into the binary when their archives are installed
+# (Debian's libsqlite3-dev and zlib1g-dev ship them): as shared libraries
+# their relocations were half of a short command's instructions (issue
+# 14).  STATIC_LIBS=0 links them as shared libraries.
+STATIC_LIBS ?= 1
+STATIC_ARS := $(if $(filter 1,$(STATIC_LIBS)),$(foreach l,sqlite3 z,\
+                $(if $(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),$(l))))
+ifneq ($(STATIC_ARS),)
+PKG_LIBS   = -Wl,-Bstatic $(STATIC_ARS:%=-l%) -Wl,-Bdynamic \
+             $(filter-out $(STATIC_ARS:%=-l%),$(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null))
+endif
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
              -DEBSIZE_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen \
