@@ -8,6 +8,8 @@
 
 #include "test.h"
 #include "ebsize/batch.h"
+#include "ebsize/db.h"
+#include "ebsize/util.h"
 
 /* "key=val|key=val" of r (val "(null)" for null), for comparing. */
 static void flat(const struct batch_req *r, char *buf, size_t n)
@@ -176,8 +178,62 @@ static void test_detect(void)
 		      "batch_detect case %zu", i);
 }
 
+/* Instance types in visiting order, one string. */
+struct names {
+	struct sbuf sb;
+	const char *family;       /* only these (NULL: all) */
+};
+
+static int add_name(const struct instance_limits *il, void *arg)
+{
+	struct names *nm = arg;
+	size_t n = nm->family ? strlen(nm->family) : 0;
+
+	if (!nm->family || (!strncmp(il->instance_type, nm->family, n) &&
+			    il->instance_type[n] == '.'))
+		sbuf_addf(&nm->sb, "%s ", il->instance_type);
+	return 0;
+}
+
+/*
+ * A family's instances come from a primary-key range sorted in C (the
+ * start-up work of issue 14); the order must be the general query's, for
+ * every family of the seeded data.
+ */
+static void test_family_order(void)
+{
+	struct db *db = test_db();
+	struct names all = { SBUF_INIT(1 << 20), NULL };
+	char err[EBS_ERRLEN];
+	size_t families = 0, same = 0;
+	const char *p;
+
+	db_each_instance(db, NULL, NULL, add_name, &all, err);
+	for (p = all.sb.buf; p && *p;) {
+		char fam[48];
+		size_t n = strcspn(p, ".");
+		struct names one = { SBUF_INIT(1 << 20), fam }, want = { SBUF_INIT(1 << 20), fam };
+
+		xsnprintf(fam, sizeof(fam), "%.*s", (int)n, p);
+		db_each_instance(db, NULL, fam, add_name, &one, err);
+		db_each_instance(db, NULL, NULL, add_name, &want, err);
+		families++;
+		same += one.sb.len && !strcmp(one.sb.buf, want.sb.buf);
+		/* the next family */
+		while (*p && !strncmp(p, fam, n) && p[n] == '.')
+			p += strcspn(p, " ") + 1;
+		sbuf_release(&one.sb);
+		sbuf_release(&want.sb);
+	}
+	CHECK(families > 150 && same == families,
+	      "db_each_instance(family): the general query's order for %zu of %zu families",
+	      same, families);
+	sbuf_release(&all.sb);
+}
+
 void test_batch(void)
 {
+	test_family_order();
 	test_json_ok();
 	test_json_errors();
 	test_csv_fields();
