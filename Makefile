@@ -7,7 +7,7 @@
 #   make deps                   install the Debian packages the build and tests need
 #   make install PREFIX=/usr/local DESTDIR=
 #   make reports                regenerate the example report in reports/ (committed)
-#   make perf                   the benchmarks under tests/perf
+#   make perf                   issue 14's performance table (tests/perf/perf.py)
 #   make fuzz FUZZ_SECONDS=60   libFuzzer on the parsers (clang; build/fuzz/)
 #   make fmt                    clang-format the sources
 #   make lint                   formatting, banned functions, layering
@@ -77,7 +77,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%.o)
 EMBED_IN  := sql/schema.sql $(sort $(wildcard sql/seed/*.sql)) pricing/snapshot.csv
 
-.PHONY: all test unit e2e deps install uninstall clean perf fmt help check-deps \
+.PHONY: all test unit e2e deps install uninstall clean perf perf-extra fmt help check-deps \
         fuzz fuzz-build lint man reports
 
 all: check-deps $(BIN)
@@ -137,7 +137,28 @@ $(BUILD)/bench-billing: tests/perf/bench_billing.c $(LIB_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
-perf: all $(BUILD)/bench-solver $(BUILD)/bench-xlsx $(BUILD)/bench-billing
+# the timer, the libc-only floor and the cJSON-alone parse of `make perf`
+$(BUILD)/perf-spawn: tests/perf/spawn.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O2 -o $@ $<
+
+$(BUILD)/perf-floor: tests/perf/floor.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -o $@ $<
+
+$(BUILD)/perf-cjson: tests/perf/cjson-parse.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ $< \
+	  $(shell $(PKG_CONFIG) --libs libcjson)
+
+# One table of issue 14's cases (tests/perf/perf.py, ~5 minutes);
+# `make perf-extra` runs the other benchmarks (tests/perf/*.sh).
+perf: all $(BUILD)/bench-solver $(BUILD)/perf-spawn $(BUILD)/perf-floor $(BUILD)/perf-cjson
+	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
+	  PERF_SPAWN=$(abspath $(BUILD)/perf-spawn) PERF_FLOOR=$(abspath $(BUILD)/perf-floor) \
+	  PERF_CJSON=$(abspath $(BUILD)/perf-cjson) /usr/bin/python3 tests/perf/perf.py
+
+perf-extra: all $(BUILD)/bench-solver $(BUILD)/bench-xlsx $(BUILD)/bench-billing
 	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
 	  BENCH_XLSX=$(abspath $(BUILD)/bench-xlsx) \
 	  BENCH_BILLING=$(abspath $(BUILD)/bench-billing) sh tests/perf/run.sh

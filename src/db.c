@@ -349,6 +349,23 @@ static int create_and_seed(struct db *db, char *err)
 	return rc;
 }
 
+/*
+ * Before SQLite's first use: no memory statistics (their mutex was a
+ * tenth of a short command's SQLite time, issue 14) and multi-thread mode
+ * (a connection is never shared between threads: ebsize has none).  Too
+ * late once SQLite is initialised (a second open): SQLITE_MISUSE, ignored.
+ */
+static void db_configure(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+}
+
 int db_open(const char *path, int create_dirs, struct db **out, char *err)
 {
 	struct db *db;
@@ -356,6 +373,7 @@ int db_open(const char *path, int create_dirs, struct db **out, char *err)
 	struct stat sb;
 
 	*out = NULL;
+	db_configure();
 	if (create_dirs && (rc = mkdir_parents(path, err)))
 		return rc;
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))

@@ -14,7 +14,12 @@ n = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
 rnd = random.Random(42)
 azs = ["us-east-1a", "us-east-1b", "eu-west-1a", "eu-west-1c", "us-west-2b"]
 teams = ["payments", "search", "ml", "web", "data"]
-vols = []
+out = sys.stdout
+# written volume by volume (1M volumes are 540 MB): the same bytes as
+# json.dump of the whole document
+out.write('{"Generated": %s, "Volumes": [' % json.dumps(
+    "synthetic data from ebsize tests/perf/gen-volumes.py, not AWS output"))
+chunk = []
 for i in range(n):
     vid = "vol-%017x" % (0x0A000000000000000 + i)
     r = rnd.random()
@@ -59,7 +64,10 @@ for i in range(n):
     }
     if tput is not None:
         v["Throughput"] = tput
-    vols.append(v)
-json.dump({"Generated": "synthetic data from ebsize tests/perf/gen-volumes.py, not AWS output",
-           "Volumes": vols}, sys.stdout)
-sys.stdout.write("\n")
+    chunk.append(json.dumps(v))
+    if len(chunk) == 10000:
+        out.write((", " if i >= 10000 else "") + ", ".join(chunk))
+        chunk = []
+if chunk:
+    out.write((", " if n > len(chunk) else "") + ", ".join(chunk))
+out.write("]}\n")
