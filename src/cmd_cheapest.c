@@ -185,6 +185,11 @@ struct state {
 	struct inputs x;
 	struct solver_result r, near;
 	const char *region;                /* of the last answer */
+	int human;                         /* build the tables only people
+					      read (table, md)? */
+#define EV_TEXTS 16
+	long long ev_text_run[EV_TEXTS];   /* run_id whose evidence_text ... */
+	char ev_text[EV_TEXTS][256];       /* ... is here (0: none) */
 };
 
 static void state_init(struct state *st, struct db *db)
@@ -329,7 +334,12 @@ static const char *add_evidence(struct out_table *t, struct state *st,
 		out_nested(t, "");   /* CSV: empty; JSON: [] */
 		return "-";
 	}
-	evidence_text(&e, text, sizeof(text));
+	/* the text is the run's alone: made once per run */
+	if (st->ev_text_run[e.run_id % EV_TEXTS] != e.run_id) {
+		evidence_text(&e, st->ev_text[e.run_id % EV_TEXTS], sizeof(text));
+		st->ev_text_run[e.run_id % EV_TEXTS] = e.run_id;
+	}
+	memcpy(text, st->ev_text[e.run_id % EV_TEXTS], sizeof(text));
 	ev = out_nested(t, text);
 	out_col(ev, "run_id", NULL, OUT_INT);
 	out_col(ev, "label", NULL, OUT_TEXT);
@@ -870,16 +880,16 @@ static int answer(struct cli_ctx *ctx, const struct args *a, struct state *st,
 	add_request(doc, a, ctx, r, x->ps->currency, *sustains.instance_type ?
 		    sustains.instance_type : NULL);
 	if (r->n) {
-		add_options(doc, st, r, (size_t)a->top, "options", "Options",
-			    x->ps->currency);
+		add_options(doc, st, r, (size_t)a->top, "options",
+			    st->human ? "Options" : NULL, x->ps->currency);
 		if (!a->instance)
 			add_families(doc, st, &a->need, r);
 	} else {
 		/* no rows, but the columns: CSV keeps its header */
 		add_options(doc, st, r, 0, "options", NULL, x->ps->currency);
 		if (nearest(x, &a->need, r, near, how, sizeof(how))) {
-			add_options(doc, st, near, 2, "nearest", "Nearest feasible",
-				    x->ps->currency);
+			add_options(doc, st, near, 2, "nearest",
+				    st->human ? "Nearest feasible" : NULL, x->ps->currency);
 			out_note(doc, "nothing meets the need; nearest feasible: %s", how);
 		} else {
 			out_note(doc, "nothing meets the need, and no nearby need is feasible either");
@@ -911,6 +921,8 @@ static int run(struct cli_ctx *ctx, void *args)
 	int rc, answered;
 
 	state_init(&st, ctx->db);
+	/* the human-only tables are left out of the other formats anyway */
+	st.human = !a->batch && (ctx->format == OUT_TABLE || ctx->format == OUT_MD);
 	if (a->batch) {
 		rc = batch_run(ctx, &cheapest_batch, a->batch, a->batch_format, a, &st);
 		goto out;
