@@ -918,8 +918,11 @@ static int run(struct cli_ctx *ctx, void *args)
 	const struct args *a = args;
 	struct state st;
 	struct out_doc *doc = NULL;
+	char err[EBS_ERRLEN];
 	int rc, answered;
 
+	if ((rc = db_read_begin(ctx->db, err)))
+		return cli_fail(ctx, rc, err);
 	state_init(&st, ctx->db);
 	/* the human-only tables are left out of the other formats anyway */
 	st.human = !a->batch && (ctx->format == OUT_TABLE || ctx->format == OUT_MD);
@@ -941,6 +944,7 @@ static int run(struct cli_ctx *ctx, void *args)
 out:
 	out_doc_free(doc);
 	state_release(&st);
+	db_read_end(ctx->db);
 	return rc;
 }
 

@@ -229,6 +229,10 @@ static int run(struct cli_ctx *ctx, void *args)
 	char err[EBS_ERRLEN];
 	int rc, answered;
 
+	if ((rc = db_read_begin(ctx->db, err))) {
+		rc = cli_fail(ctx, rc, err);
+		goto out;
+	}
 	if (a->batch) {
 		rc = batch_run(ctx, &cost_batch, a->batch, a->batch_format, a, &st);
 		goto out;
@@ -244,6 +248,7 @@ static int run(struct cli_ctx *ctx, void *args)
 	}
 	rc = cli_render(ctx, doc);
 out:
+	db_read_end(ctx->db);
 	out_doc_free(doc);
 	cli_memo_free(st.memo);
 	return rc;

@@ -407,6 +407,17 @@ fail:
 	return rc;
 }
 
+int db_read_begin(struct db *db, char *err)
+{
+	return db_exec(db, "BEGIN", err);
+}
+
+void db_read_end(struct db *db)
+{
+	if (db && !sqlite3_get_autocommit(db->h))
+		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+}
+
 void db_close(struct db *db)
 {
 	if (!db)

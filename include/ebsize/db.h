@@ -33,6 +33,16 @@ int db_resolve_path(const char *opt, char **out, int *is_default, char *err);
  */
 int db_open(const char *path, int create_dirs, struct db **out, char *err);
 void db_close(struct db *db);
+
+/*
+ * Read what follows from one snapshot of the database, until db_read_end
+ * (or db_close): one read transaction, not one per statement -- fewer
+ * locks and checks of the WAL index (issue 14: a short command's system
+ * time), and every answer of a batch sees the same data.  Only for
+ * commands that do not write.
+ */
+int db_read_begin(struct db *db, char *err);
+void db_read_end(struct db *db);
 const char *db_path(const struct db *db);
 
 /*
