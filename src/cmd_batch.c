@@ -440,20 +440,26 @@ static int read_input(struct run *b, FILE *f, int fmt)
 {
 	struct csv_stream cs;
 	char *buf = xmalloc(BATCH_CHUNK);
-	size_t have = 0, n;
+	size_t have = 0, n, blank = 0;
 	int rc = 0;
 
 	csv_stream_init(&cs, BATCH_MAX_LINE);
 	/* until the format is known: the first byte that is not blank */
 	while (fmt == BATCH_AUTO) {
-		if (have == BATCH_CHUNK)
-			have = 0;        /* a chunk of blanks: forget it */
+		if (have == BATCH_CHUNK) {
+			/* a chunk of blanks: forget it, but not its lines */
+			for (size_t i = 0; i < have; i++)
+				blank += buf[i] == '\n';
+			have = 0;
+		}
 		n = fread(buf + have, 1, BATCH_CHUNK - have, f);
 		have += n;
 		fmt = batch_detect(buf, have);
 		if (!n)
 			break;
 	}
+	cs.line += blank;
+	b->lineno += blank;
 	n = have;
 	do {
 		if (fmt == BATCH_CSV) {

@@ -77,7 +77,7 @@ static void run(struct job *j, int k)
 int main(int argc, char **argv)
 {
 	struct job jobs[32];
-	int njobs = 0, runs = argc > 1 ? atoi(argv[1]) : 0;
+	int njobs = 0, runs = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 0;
 
 	if (runs < 1 || argc < 3) {
 		fputs("usage: perf-spawn RUNS [-i IN] [-o OUT] CMD ARG... [-- ...]...\n", stderr);
