@@ -7,7 +7,7 @@
 #   make deps                   install the Debian packages the build and tests need
 #   make install PREFIX=/usr/local DESTDIR=
 #   make reports                regenerate the example report in reports/ (committed)
-#   make perf                   the benchmarks under tests/perf
+#   make perf                   issue 14's performance table (tests/perf/perf.py)
 #   make fuzz FUZZ_SECONDS=60   libFuzzer on the parsers (clang; build/fuzz/)
 #   make fmt                    clang-format the sources
 #   make lint                   formatting, banned functions, layering
@@ -19,9 +19,11 @@ DESTDIR   ?=
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS      := sqlite3 libcurl libcjson xlsxwriter zlib
-# libcurl is not linked: src/http.c loads it with dlopen() when a command
-# needs the network (its headers are still needed to build)
-LINK_PKGS := sqlite3 libcjson xlsxwriter zlib
+# libcurl and libxlsxwriter are not linked: src/http.c loads libcurl with
+# dlopen() when a command needs the network, src/xlsx_export.c loads
+# libxlsxwriter when a workbook is written (their headers are still needed
+# to build); linked, they cost every command ~2 ms of relocations
+LINK_PKGS := sqlite3 libcjson zlib
 
 OPTFLAGS  ?= -O2 -g
 # `make V=1` shows the full compiler command lines
@@ -50,6 +52,17 @@ endif
 
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)
+# SQLite and zlib go into the binary when their archives are installed
+# (Debian's libsqlite3-dev and zlib1g-dev ship them): as shared libraries
+# their relocations were half of a short command's instructions (issue
+# 14).  STATIC_LIBS=0 links them as shared libraries.
+STATIC_LIBS ?= 1
+STATIC_ARS := $(if $(filter 1,$(STATIC_LIBS)),$(foreach l,sqlite3 z,\
+                $(if $(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),$(l))))
+ifneq ($(STATIC_ARS),)
+PKG_LIBS   = -Wl,-Bstatic $(STATIC_ARS:%=-l%) -Wl,-Bdynamic \
+             $(filter-out $(STATIC_ARS:%=-l%),$(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null))
+endif
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
              -DEBSIZE_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen \
@@ -64,7 +77,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%.o)
 EMBED_IN  := sql/schema.sql $(sort $(wildcard sql/seed/*.sql)) pricing/snapshot.csv
 
-.PHONY: all test unit e2e deps install uninstall clean perf fmt help check-deps \
+.PHONY: all test unit e2e deps install uninstall clean perf perf-extra fmt help check-deps \
         fuzz fuzz-build lint man reports
 
 all: check-deps $(BIN)
@@ -124,7 +137,28 @@ $(BUILD)/bench-billing: tests/perf/bench_billing.c $(LIB_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
-perf: all $(BUILD)/bench-solver $(BUILD)/bench-xlsx $(BUILD)/bench-billing
+# the timer, the libc-only floor and the cJSON-alone parse of `make perf`
+$(BUILD)/perf-spawn: tests/perf/spawn.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O2 -o $@ $<
+
+$(BUILD)/perf-floor: tests/perf/floor.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -o $@ $<
+
+$(BUILD)/perf-cjson: tests/perf/cjson-parse.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 $(shell $(PKG_CONFIG) --cflags libcjson) -o $@ $< \
+	  $(shell $(PKG_CONFIG) --libs libcjson)
+
+# One table of issue 14's cases (tests/perf/perf.py, ~5 minutes);
+# `make perf-extra` runs the other benchmarks (tests/perf/*.sh).
+perf: all $(BUILD)/bench-solver $(BUILD)/perf-spawn $(BUILD)/perf-floor $(BUILD)/perf-cjson
+	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
+	  PERF_SPAWN=$(abspath $(BUILD)/perf-spawn) PERF_FLOOR=$(abspath $(BUILD)/perf-floor) \
+	  PERF_CJSON=$(abspath $(BUILD)/perf-cjson) /usr/bin/python3 tests/perf/perf.py
+
+perf-extra: all $(BUILD)/bench-solver $(BUILD)/bench-xlsx $(BUILD)/bench-billing
 	@EBSIZE_BIN=$(abspath $(BIN)) BENCH_SOLVER=$(abspath $(BUILD)/bench-solver) \
 	  BENCH_XLSX=$(abspath $(BUILD)/bench-xlsx) \
 	  BENCH_BILLING=$(abspath $(BUILD)/bench-billing) sh tests/perf/run.sh
@@ -143,7 +177,7 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
-                bench_profile csv billing k8s offer_stream aws_config
+                bench_profile csv billing k8s offer_stream aws_config batch
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
@@ -153,6 +187,7 @@ fuzz_src_pricing       := src/pricing_parse.c src/json_stream.c src/strmap.c \
                           src/util.c
 fuzz_src_offer_stream  := $(fuzz_src_pricing)
 fuzz_src_aws_config    := src/aws_config_parse.c src/util.c
+fuzz_src_batch         := src/batch_parse.c src/csv.c src/util.c
 fuzz_src_instances     := src/instances_parse.c src/util.c
 fuzz_src_burst_profile := src/burst.c src/model.c src/util.c
 fuzz_src_bench_profile := src/bench_profile.c src/util.c
@@ -172,12 +207,14 @@ fuzz_len_billing       := 16384
 fuzz_len_k8s           := 65536
 fuzz_len_offer_stream  := 65536
 fuzz_len_aws_config    := 8192
+fuzz_len_batch         := 16384
 fuzz_seed_fio_result   := tests/fixtures/fio/*.json tests/fixtures/fio/*.json.txt
 fuzz_seed_fio_log      := tests/fixtures/fio/*.log
 fuzz_seed_pricing      := tests/fixtures/pricing-*.json
 fuzz_seed_offer_stream := tests/fixtures/pricing-*.json
 fuzz_seed_instances    := tests/fixtures/describe-instance-types-*.json
 fuzz_seed_csv          := pricing/snapshot.csv
+fuzz_seed_batch        := tests/fixtures/batch/*.jsonl tests/fixtures/batch/*.csv
 fuzz_seed_billing      := tests/fixtures/billing/*.csv
 fuzz_seed_k8s          := tests/fixtures/scan/pv.json tests/fixtures/scan/sc.json \
                           tests/fixtures/k8s/*.json

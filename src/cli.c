@@ -242,7 +242,7 @@ static const char *default_region(void)
 }
 
 /* A region code looks like xx-word-N (us-east-1, ap-northeast-2, us-gov-west-1). */
-static int region_well_formed(const char *r)
+int cli_region_well_formed(const char *r)
 {
 	size_t n = strlen(r);
 
@@ -275,7 +275,7 @@ static int apply_globals(struct cli_ctx *ctx, const struct globals *g,
 	for (size_t i = 0; i <= ctx->nregions; i++) {
 		const char *r = i < ctx->nregions ? ctx->regions[i] : ctx->region;
 
-		if (!region_well_formed(r)) {
+		if (!cli_region_well_formed(r)) {
 			msg_usage_error(NULL, "'%s' is not an AWS region code (like us-east-1)", r);
 			return -1;
 		}
@@ -549,7 +549,8 @@ static int finish_ctx(struct cli_ctx *ctx, int rc)
 		rc = EXIT_RUNTIME;
 	}
 	if (ctx->outfile) {
-		if (rc == EXIT_OK && ctx->out_used) {
+		if ((rc == EXIT_OK || (rc == EXIT_RUNTIME && ctx->out_complete)) &&
+		    ctx->out_used) {
 			if (outfile_commit(ctx->outfile, err)) {
 				msg_error("%s", err);
 				rc = EXIT_RUNTIME;

@@ -36,6 +36,8 @@ static void opt_label(const struct opt *o, char *buf, size_t n)
 /* The generated synopsis of c: required options, optional ones, operands. */
 static void synopsis_of(const struct cmd *c, struct sbuf *sb)
 {
+	int batch = 0;
+
 	if (c->synopsis) {
 		sbuf_addstr(sb, c->synopsis);
 		return;
@@ -44,7 +46,7 @@ static void synopsis_of(const struct cmd *c, struct sbuf *sb)
 		for (const struct opt *o = c->opts; o && o->name; o++) {
 			int req = !!(o->flags & OPT_REQUIRED);
 
-			if (!visible(o) || req != !pass)
+			if (!visible(o) || req != !pass || (o->flags & OPT_BATCH))
 				continue;
 			if (sb->len)
 				sbuf_addstr(sb, " ");
@@ -60,6 +62,14 @@ static void synopsis_of(const struct cmd *c, struct sbuf *sb)
 	}
 	if (c->operands)
 		sbuf_addf(sb, "%s%s", sb->len ? " " : "", c->operands);
+	/* the batch form: its options, and any other option (a default
+	 * for every request) */
+	for (const struct opt *o = c->opts; o && o->name; o++)
+		if (visible(o) && (o->flags & OPT_BATCH))
+			sbuf_addf(sb, batch++ ? " [--%s %s]" : "\n--%s %s", o->name,
+				  o->metavar);
+	if (batch)
+		sbuf_addstr(sb, " [OPTION]...");
 }
 
 /*

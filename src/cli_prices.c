@@ -5,6 +5,7 @@
  * cost, compare, cheapest and scan so that every command says it alike.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ebsize/cli.h"
@@ -12,6 +13,7 @@
 #include "ebsize/err.h"
 #include "ebsize/model.h"
 #include "ebsize/msg.h"
+#include "ebsize/strmap.h"
 #include "ebsize/util.h"
 
 void cli_price_hints(const char *region, const char *type)
@@ -77,4 +79,83 @@ int cli_type_prices_missing(const struct price_set *ps, int type)
 int cli_type_priced(const struct price_set *ps, int type)
 {
 	return model_type_priced(ps, (enum vol_type)type);
+}
+
+/* ------------------------------------------------------------ memo */
+
+struct limits_memo {
+	int rc;
+	struct volume_limits lim;
+	char err[EBS_ERRLEN];
+};
+
+struct cli_memo {
+	struct strmap prices;    /* "REGION\nAS_OF" -> struct price_set */
+	struct strmap limits;    /* "TYPE\nAS_OF" -> struct limits_memo */
+};
+
+struct cli_memo *cli_memo_new(void)
+{
+	return xcalloc(1, sizeof(struct cli_memo));
+}
+
+static void free_val(const char *key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+}
+
+void cli_memo_free(struct cli_memo *m)
+{
+	if (!m)
+		return;
+	strmap_each(&m->prices, free_val, NULL);
+	strmap_each(&m->limits, free_val, NULL);
+	strmap_release(&m->prices);
+	strmap_release(&m->limits);
+	free(m);
+}
+
+int cli_memo_prices(struct cli_ctx *ctx, struct cli_memo *m, const char *region,
+		    const char *as_of, const char *type,
+		    const struct price_set **ps)
+{
+	char key[96];
+	struct price_set *got;
+	int rc;
+
+	xsnprintf(key, sizeof(key), "%s\n%s", region, as_of ? as_of : "");
+	if ((got = strmap_get(&m->prices, key))) {
+		*ps = got;
+		return EXIT_OK;
+	}
+	got = xmalloc(sizeof(*got));
+	if ((rc = cli_load_prices(ctx, region, as_of, type, got))) {
+		free(got);
+		return rc;
+	}
+	strmap_put(&m->prices, key, got);
+	*ps = got;
+	return EXIT_OK;
+}
+
+int cli_memo_limits(struct cli_ctx *ctx, struct cli_memo *m, int type,
+		    const char *as_of, const struct volume_limits **lim,
+		    char *err)
+{
+	char key[48];
+	struct limits_memo *got;
+
+	xsnprintf(key, sizeof(key), "%d\n%s", type, as_of ? as_of : "");
+	if (!(got = strmap_get(&m->limits, key))) {
+		got = xcalloc(1, sizeof(*got));
+		got->rc = db_load_limits(ctx->db, (enum vol_type)type, as_of,
+					 &got->lim, got->err);
+		strmap_put(&m->limits, key, got);
+	}
+	*lim = &got->lim;
+	if (got->rc)
+		xsnprintf(err, EBS_ERRLEN, "%s", got->err);
+	return got->rc;
 }

@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_batch.h"
+#include "ebsize/batch.h"
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/msg.h"
 #include "ebsize/report.h"
 #include "ebsize/solver.h"
+#include "ebsize/strmap.h"
 #include "ebsize/util.h"
 
 /*
@@ -48,6 +51,8 @@ struct args {
 	long max_stripe;
 	long top;
 	const char *svg_dir;
+	const char *batch;
+	int batch_format;          /* enum batch_format */
 };
 
 /* Parse "P:S[/T]" into the need's peak fields; usage error on failure. */
@@ -116,12 +121,25 @@ static const struct opt cheapest_opts[] = {
 	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
 	  "also chart the options as DIR/cheapest-cost.svg\n"
 	  "(--format md links it)", .flags = OPT_DIRNAME },
+	{ "batch", 0, OPT_STR, A(batch), "FILE",
+	  "answer every request of FILE ('-': standard input):\n"
+	  "JSON Lines or CSV whose keys are these options' names,\n"
+	  "id and region (see below)", .flags = OPT_PATH | OPT_BATCH },
+	{ "batch-format", 0, OPT_ENUM, A(batch_format), "FMT",
+	  "auto (by the first character: '{' JSON Lines),\njsonl or csv",
+	  .choices = batch_format_names, .def = "auto", .flags = OPT_BATCH },
 	{ NULL }
 };
+
+static const char *const cheapest_not_per_request[] = { "svg-dir", NULL };
+static const struct batch_cmd cheapest_batch;
 
 static int check(struct cli_ctx *ctx, void *args)
 {
 	struct args *a = args;
+
+	if (cli_given(ctx, "batch") || cli_given(ctx, "batch-format"))
+		return batch_check(ctx, &cheapest_batch);
 
 	if (!cli_given(ctx, "iops") && !cli_given(ctx, "throughput") &&
 	    !cli_given(ctx, "size"))
@@ -129,6 +147,120 @@ static int check(struct cli_ctx *ctx, void *args)
 	if (a->need.peak_iops > 0 && a->need.peak_iops <= a->need.iops)
 		return msg_usage_error(ctx->cmd_name, "--peak IOPS must be above --iops");
 	return EXIT_OK;
+}
+
+/* ------------------------------------------------------------ state */
+
+/* The instances of a family, in natural size order (db_each_instance). */
+struct fam_list {
+	int rc;
+	struct instance_limits *v;
+	size_t n, alloc;
+};
+
+/* One instance type as looked up (db_load_instance). */
+struct inst_memo {
+	int rc;
+	struct instance_limits il;
+	char err[EBS_ERRLEN];
+};
+
+struct inputs {
+	struct solver_input in;
+	const struct price_set *ps;
+	int unpriced[VT_COUNT];      /* wanted, but the region has no price */
+};
+
+/*
+ * What answers read from the database, read once per process (one
+ * request, or every request of a batch: the database does not change
+ * meanwhile), and the last answer, for the chart and a batch row.
+ */
+struct state {
+	struct db *db;
+	struct cli_memo *memo;             /* prices, volume rules */
+	struct db_evidence_cache *ev;
+	struct strmap families;            /* family -> struct fam_list */
+	struct strmap instances;           /* type -> struct inst_memo */
+	struct inputs x;
+	struct solver_result r, near;
+	const char *region;                /* of the last answer */
+	int human;                         /* build the tables only people
+					      read (table, md)? */
+#define EV_TEXTS 16
+	long long ev_text_run[EV_TEXTS];   /* run_id whose evidence_text ... */
+	char ev_text[EV_TEXTS][256];       /* ... is here (0: none) */
+};
+
+static void state_init(struct state *st, struct db *db)
+{
+	memset(st, 0, sizeof(*st));
+	st->db = db;
+	st->memo = cli_memo_new();
+	st->ev = db_evidence_cache_new(db);
+}
+
+static void free_family(const char *key, void *val, void *arg)
+{
+	struct fam_list *l = val;
+
+	(void)key;
+	(void)arg;
+	free(l->v);
+	free(l);
+}
+
+static void free_instance(const char *key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+}
+
+static void state_release(struct state *st)
+{
+	cli_memo_free(st->memo);
+	db_evidence_cache_free(st->ev);
+	strmap_each(&st->families, free_family, NULL);
+	strmap_release(&st->families);
+	strmap_each(&st->instances, free_instance, NULL);
+	strmap_release(&st->instances);
+	solver_result_release(&st->r);
+	solver_result_release(&st->near);
+}
+
+static int collect(const struct instance_limits *il, void *arg)
+{
+	struct fam_list *l = arg;
+
+	xgrow((void **)&l->v, &l->alloc, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = *il;
+	return 0;
+}
+
+static const struct fam_list *family_list(struct state *st, const char *family)
+{
+	struct fam_list *l = strmap_get(&st->families, family);
+	char err[EBS_ERRLEN];
+
+	if (!l) {
+		l = xcalloc(1, sizeof(*l));
+		l->rc = db_each_instance(st->db, NULL, family, collect, l, err);
+		strmap_put(&st->families, family, l);
+	}
+	return l;
+}
+
+static const struct inst_memo *instance(struct state *st, const char *type)
+{
+	struct inst_memo *m = strmap_get(&st->instances, type);
+
+	if (!m) {
+		m = xcalloc(1, sizeof(*m));
+		m->rc = db_load_instance(st->db, type, &m->il, m->err);
+		strmap_put(&st->instances, type, m);
+	}
+	return m;
 }
 
 /* ------------------------------------------------------------ output */
@@ -189,7 +321,7 @@ static void evidence_text(const struct bench_evidence *e, char *buf, size_t n)
  * Add the evidence cell for o and return its one-line text (static
  * storage, valid until the next call).
  */
-static const char *add_evidence(struct out_table *t, struct db *db,
+static const char *add_evidence(struct out_table *t, struct state *st,
 				const struct candidate *o)
 {
 	static char text[256];
@@ -198,11 +330,16 @@ static const char *add_evidence(struct out_table *t, struct db *db,
 	char err[EBS_ERRLEN];
 	int found = 0;
 
-	if (db_bench_evidence(db, &o->cfg, &e, &found, err) || !found) {
+	if (db_bench_evidence_cached(st->ev, &o->cfg, &e, &found, err) || !found) {
 		out_nested(t, "");   /* CSV: empty; JSON: [] */
 		return "-";
 	}
-	evidence_text(&e, text, sizeof(text));
+	/* the text is the run's alone: made once per run */
+	if (st->ev_text_run[e.run_id % EV_TEXTS] != e.run_id) {
+		evidence_text(&e, st->ev_text[e.run_id % EV_TEXTS], sizeof(text));
+		st->ev_text_run[e.run_id % EV_TEXTS] = e.run_id;
+	}
+	memcpy(text, st->ev_text[e.run_id % EV_TEXTS], sizeof(text));
 	ev = out_nested(t, text);
 	out_col(ev, "run_id", NULL, OUT_INT);
 	out_col(ev, "label", NULL, OUT_TEXT);
@@ -295,21 +432,9 @@ static void add_human_cols(struct out_table *h, const char *currency)
 	out_col(h, "evidence", "Measured evidence", OUT_TEXT);
 }
 
-static void add_options(struct out_doc *doc, struct db *db,
-			const struct solver_result *r, size_t top,
-			const char *name, const char *title, const char *currency)
+/* The columns of an option after its rank (the options list, a batch row). */
+static void option_cols(struct out_table *t)
 {
-	struct out_table *t = out_list(doc, name, NULL);
-	struct out_table *h = title ? out_list(doc, NULL, title) : NULL;
-	char buf[96];
-
-	out_json_only(t);
-	/* money keys predate other currencies: amounts are in request.currency */
-	out_table_currency(t, currency);
-	if (h)
-		add_human_cols(h, currency);
-
-	out_col(t, "rank", "#", OUT_INT);
 	out_col(t, "type", "Type", OUT_TEXT);
 	out_col(t, "count", "Vols", OUT_INT);
 	out_col(t, "size_gib", "GiB each", OUT_INT);
@@ -329,40 +454,77 @@ static void add_options(struct out_doc *doc, struct db *db,
 	out_col(t, "headroom_pct", "Headroom", OUT_PCT);
 	out_col(t, "instance_fit", "Instance", OUT_TEXT);
 	out_col(t, "evidence", "Evidence", OUT_TEXT);
+}
+
+/*
+ * The cells of option_cols for o; returns its evidence's one-line text.
+ * Amounts in currency when not NULL (a batch's rows of several regions),
+ * else in the table's.
+ */
+static const char *option_cells(struct out_table *t, struct state *st,
+				const struct candidate *o, const char *currency)
+{
+	char buf[96];
+
+	out_str(t, model_type_name(o->cfg.type));
+	out_int(t, o->cfg.count);
+	out_int(t, o->cfg.size_gib);
+	if (o->cfg.iops)
+		out_int(t, o->cfg.iops);
+	else
+		out_null(t);
+	if (o->cfg.throughput_mibps)
+		out_int(t, o->cfg.throughput_mibps);
+	else
+		out_null(t);
+	if (currency) {
+		out_money(t, o->cost.storage, currency);
+		out_money(t, o->cost.iops, currency);
+		out_money(t, o->cost.throughput, currency);
+		out_money(t, o->cost.total, currency);
+	} else {
+		out_num(t, o->cost.storage);
+		out_num(t, o->cost.iops);
+		out_num(t, o->cost.throughput);
+		out_num(t, o->cost.total);
+	}
+	out_num(t, o->usd_per_kiops);
+	out_bool(t, o->sustained);
+	out_bool(t, o->peak_covered);
+	if (o->burst_seconds > 0)
+		out_num(t, o->burst_seconds);
+	else
+		out_null(t);
+	out_str(t, burst_text(o, buf, sizeof(buf)));
+	out_num(t, o->perf.baseline_iops);
+	out_num(t, o->perf.baseline_mibps);
+	out_num(t, o->headroom_pct);
+	out_str(t, solver_fit_name(o->fit));
+	return add_evidence(t, st, o);
+}
+
+static void add_options(struct out_doc *doc, struct state *st,
+			const struct solver_result *r, size_t top,
+			const char *name, const char *title, const char *currency)
+{
+	struct out_table *t = out_list(doc, name, NULL);
+	struct out_table *h = title ? out_list(doc, NULL, title) : NULL;
+
+	out_json_only(t);
+	/* money keys predate other currencies: amounts are in request.currency */
+	out_table_currency(t, currency);
+	if (h)
+		add_human_cols(h, currency);
+
+	out_col(t, "rank", "#", OUT_INT);
+	option_cols(t);
 	for (size_t i = 0; i < r->n && i < top; i++) {
 		const struct candidate *o = &r->opts[i];
 		const char *ev;
 
 		out_row(t);
 		out_int(t, (long long)i + 1);
-		out_str(t, model_type_name(o->cfg.type));
-		out_int(t, o->cfg.count);
-		out_int(t, o->cfg.size_gib);
-		if (o->cfg.iops)
-			out_int(t, o->cfg.iops);
-		else
-			out_null(t);
-		if (o->cfg.throughput_mibps)
-			out_int(t, o->cfg.throughput_mibps);
-		else
-			out_null(t);
-		out_num(t, o->cost.storage);
-		out_num(t, o->cost.iops);
-		out_num(t, o->cost.throughput);
-		out_num(t, o->cost.total);
-		out_num(t, o->usd_per_kiops);
-		out_bool(t, o->sustained);
-		out_bool(t, o->peak_covered);
-		if (o->burst_seconds > 0)
-			out_num(t, o->burst_seconds);
-		else
-			out_null(t);
-		out_str(t, burst_text(o, buf, sizeof(buf)));
-		out_num(t, o->perf.baseline_iops);
-		out_num(t, o->perf.baseline_mibps);
-		out_num(t, o->headroom_pct);
-		out_str(t, solver_fit_name(o->fit));
-		ev = add_evidence(t, db, o);
+		ev = option_cells(t, st, o, NULL);
 		if (h)
 			add_human_row(h, i + 1, o, ev);
 	}
@@ -424,16 +586,27 @@ static double size_rank(const char *type)
 	return 1e9;
 }
 
-/* The smallest sizes of family that carry the need (sustained, burst). */
-static int family_fit(struct db *db, const char *family, const struct need *nd,
-		      double mibps, struct fam_ctx *fc)
+/* Visit the instances of family (in size order) until fn says stop. */
+static int each_of_family(struct state *st, const char *family,
+			  int (*fn)(const struct instance_limits *, void *),
+			  void *arg)
 {
-	char err[EBS_ERRLEN];
+	const struct fam_list *l = family_list(st, family);
 
+	for (size_t i = 0; !l->rc && i < l->n; i++)
+		if (fn(&l->v[i], arg))
+			break;
+	return l->rc;
+}
+
+/* The smallest sizes of family that carry the need (sustained, burst). */
+static int family_fit(struct state *st, const char *family,
+		      const struct need *nd, double mibps, struct fam_ctx *fc)
+{
 	memset(fc, 0, sizeof(*fc));
 	fc->iops = fmax(nd->iops, nd->peak_iops);
 	fc->mibps = mibps;
-	return db_each_instance(db, NULL, family, fam_visit, fc, err);
+	return each_of_family(st, family, fam_visit, fc);
 }
 
 /* 1 when variant v carries the need with a smaller instance than base b. */
@@ -463,7 +636,7 @@ static void family_row(struct out_table *t, const char *family,
  * Without --instance: the smallest size per common family that carries
  * it, and the storage/network variants that carry it with less.
  */
-static void add_families(struct out_doc *doc, struct db *db,
+static void add_families(struct out_doc *doc, struct state *st,
 			 const struct need *nd, const struct solver_result *r)
 {
 	struct out_table *t = out_list(doc, "instances", "Smallest instances that carry it");
@@ -475,12 +648,12 @@ static void add_families(struct out_doc *doc, struct db *db,
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
 		struct fam_ctx base, var;
 
-		if (family_fit(db, families[i].base, nd, r->mibps, &base))
+		if (family_fit(st, families[i].base, nd, r->mibps, &base))
 			continue;
 		family_row(t, families[i].base, NULL, &base);
 		for (size_t k = 0; k < ARRAY_SIZE(families[i].variants) &&
 		     families[i].variants[k]; k++)
-			if (!family_fit(db, families[i].variants[k], nd, r->mibps, &var) &&
+			if (!family_fit(st, families[i].variants[k], nd, r->mibps, &var) &&
 			    fits_better(&var, &base))
 				family_row(t, families[i].variants[k], families[i].base, &var);
 	}
@@ -491,32 +664,24 @@ static void add_families(struct out_doc *doc, struct db *db,
  * family (the type up to its '.') whose baseline carries the need, into
  * out; 0 when found, -1 when none does (or the lookup failed).
  */
-static int family_sustains(struct db *db, const char *instance,
+static int family_sustains(struct state *st, const char *instance,
 			   const struct need *nd, const struct solver_result *r,
 			   struct instance_limits *out)
 {
 	struct fam_ctx fc = { .iops = fmax(nd->iops, nd->peak_iops), .mibps = r->mibps };
 	const char *dot = strchr(instance, '.');
-	char family[48], err[EBS_ERRLEN];
+	char family[48];
 
 	if (!dot || (size_t)(dot - instance) >= sizeof(family))
 		return -1;
 	xsnprintf(family, sizeof(family), "%.*s", (int)(dot - instance), instance);
-	if (db_each_instance(db, NULL, family, fam_visit, &fc, err) || !fc.have_ok)
+	if (each_of_family(st, family, fam_visit, &fc) || !fc.have_ok)
 		return -1;
 	*out = fc.ok;
 	return 0;
 }
 
 /* ------------------------------------------------------------ run */
-
-struct inputs {
-	struct volume_limits lim[VT_COUNT];
-	struct price_set ps;
-	struct instance_limits inst;
-	struct solver_input in;
-	int unpriced[VT_COUNT];      /* wanted, but the region has no price */
-};
 
 /*
  * Types wanted but not priced in the region are left out (and noted);
@@ -529,7 +694,7 @@ static int drop_unpriced(const struct args *a, struct inputs *x)
 	for (int t = 0; t < VT_COUNT; t++) {
 		if (!a->want[t])
 			continue;
-		if (cli_type_priced(&x->ps, t)) {
+		if (cli_type_priced(x->ps, t)) {
 			left++;
 			continue;
 		}
@@ -537,7 +702,7 @@ static int drop_unpriced(const struct args *a, struct inputs *x)
 		if (first < 0)
 			first = t;
 	}
-	return left || first < 0 ? EXIT_OK : cli_type_prices_missing(&x->ps, first);
+	return left || first < 0 ? EXIT_OK : cli_type_prices_missing(x->ps, first);
 }
 
 static void note_unpriced(struct out_doc *doc, const struct inputs *x)
@@ -546,38 +711,42 @@ static void note_unpriced(struct out_doc *doc, const struct inputs *x)
 		if (x->unpriced[t])
 			out_note(doc, "%s not considered: no %s prices for region '%s' (snapshot %lld, %s, as of %s); 'ebsize pricing fetch --region %s' gets them",
 				 model_type_name((enum vol_type)t), model_type_name((enum vol_type)t),
-				 x->ps.region, x->ps.snapshot_id, x->ps.source, x->ps.as_of,
-				 x->ps.region);
+				 x->ps->region, x->ps->snapshot_id, x->ps->source, x->ps->as_of,
+				 x->ps->region);
 }
 
 static int load_inputs(struct cli_ctx *ctx, const struct args *a,
-		       struct inputs *x)
+		       struct state *st, struct inputs *x)
 {
 	char err[EBS_ERRLEN];
 	int rc;
 
 	memset(x, 0, sizeof(*x));
-	if ((rc = cli_load_prices(ctx, ctx->region, a->as_of, NULL, &x->ps)) ||
+	if ((rc = cli_memo_prices(ctx, st->memo, ctx->region, a->as_of, NULL, &x->ps)) ||
 	    (rc = drop_unpriced(a, x)))
 		return rc;
-	x->in.currency = x->ps.currency;
+	x->in.currency = x->ps->currency;
 	for (int t = 0; t < VT_COUNT; t++) {
+		const struct volume_limits *lim;
+
 		if (!a->want[t] || x->unpriced[t])
 			continue;
-		if (db_load_limits(ctx->db, (enum vol_type)t, a->as_of, &x->lim[t], err)) {
+		if (cli_memo_limits(ctx, st->memo, t, a->as_of, &lim, err)) {
 			msg_warn("%s", err);
 			continue;
 		}
-		x->in.lim[t] = &x->lim[t];
-		x->in.prices[t] = &x->ps.type[t];
+		x->in.lim[t] = lim;
+		x->in.prices[t] = &x->ps->type[t];
 	}
 	if (a->instance) {
-		if (db_load_instance(ctx->db, a->instance, &x->inst, err)) {
-			msg_error("%s", err);
+		const struct inst_memo *im = instance(st, a->instance);
+
+		if (im->rc) {
+			msg_error("%s", im->err);
 			msg_hint("'ebsize instances show' lists every known type");
 			return EXIT_RUNTIME;
 		}
-		x->in.inst = &x->inst;
+		x->in.inst = &im->il;
 	}
 	x->in.max_stripe = a->max_stripe;
 	return EXIT_OK;
@@ -670,23 +839,37 @@ static int add_svg(struct out_doc *doc, const char *dir,
 	return rc ? EXIT_RUNTIME : EXIT_OK;
 }
 
-static int run(struct cli_ctx *ctx, void *args)
+/* The failure of an answer whose result shows the nearest options. */
+static void say_nothing(const struct args *a)
 {
-	const struct args *a = args;
-	struct inputs *x = xcalloc(1, sizeof(*x));
-	struct solver_result r = { 0 }, near = { 0 };
+	msg_error("no volume set meets the need%s%s", a->instance ? " on " : "",
+		  a->instance ? a->instance : "");
+}
+
+/*
+ * Answer one request: its exit code and, when the need could be weighed,
+ * the result into *docp (also when nothing meets it: exit 1, the nearest
+ * options shown; batch: said here, else by the caller after the result).
+ */
+static int answer(struct cli_ctx *ctx, const struct args *a, struct state *st,
+		  int batch, struct out_doc *doc, int *answered)
+{
+	struct inputs *x = &st->x;
+	struct solver_result *r = &st->r, *near = &st->near;
 	struct instance_limits sustains = { 0 };
-	struct out_doc *doc = NULL;
 	char how[160], family[192] = "";
 	int rc;
 
-	if ((rc = load_inputs(ctx, a, x)))
-		goto out;
-	solver_run(&x->in, &a->need, &r);
-	doc = out_doc_new();
+	*answered = 0;
+	solver_result_release(r);
+	solver_result_release(near);
+	st->region = ctx->region;
+	if ((rc = load_inputs(ctx, a, st, x)))
+		return rc;
+	solver_run(&x->in, &a->need, r);
 	out_doc_notes_key(doc);
-	if (a->instance && (r.fit == FIT_BURST || r.fit == FIT_NO)) {
-		if (!family_sustains(ctx->db, a->instance, &a->need, &r, &sustains))
+	if (a->instance && (r->fit == FIT_BURST || r->fit == FIT_NO)) {
+		if (!family_sustains(st, a->instance, &a->need, r, &sustains))
 			xsnprintf(family, sizeof(family), "the smallest size of the same family that sustains it: %s (baseline %g IOPS, %.1f MiB/s)",
 				  sustains.instance_type, sustains.baseline_iops,
 				  model_mbytes_to_mibps(sustains.baseline_mbytes_per_s));
@@ -694,49 +877,161 @@ static int run(struct cli_ctx *ctx, void *args)
 			xsnprintf(family, sizeof(family), "no size of the %.*s family sustains it at baseline",
 				  (int)strcspn(a->instance, "."), a->instance);
 	}
-	add_request(doc, a, ctx, &r, x->ps.currency, *sustains.instance_type ?
+	add_request(doc, a, ctx, r, x->ps->currency, *sustains.instance_type ?
 		    sustains.instance_type : NULL);
-	if (r.n) {
-		add_options(doc, ctx->db, &r, (size_t)a->top, "options", "Options",
-			    x->ps.currency);
+	if (r->n) {
+		add_options(doc, st, r, (size_t)a->top, "options",
+			    st->human ? "Options" : NULL, x->ps->currency);
 		if (!a->instance)
-			add_families(doc, ctx->db, &a->need, &r);
+			add_families(doc, st, &a->need, r);
 	} else {
 		/* no rows, but the columns: CSV keeps its header */
-		add_options(doc, ctx->db, &r, 0, "options", NULL, x->ps.currency);
-		if (nearest(x, &a->need, &r, &near, how, sizeof(how))) {
-			add_options(doc, ctx->db, &near, 2, "nearest", "Nearest feasible",
-				    x->ps.currency);
+		add_options(doc, st, r, 0, "options", NULL, x->ps->currency);
+		if (nearest(x, &a->need, r, near, how, sizeof(how))) {
+			add_options(doc, st, near, 2, "nearest",
+				    st->human ? "Nearest feasible" : NULL, x->ps->currency);
 			out_note(doc, "nothing meets the need; nearest feasible: %s", how);
 		} else {
 			out_note(doc, "nothing meets the need, and no nearby need is feasible either");
 		}
 	}
-	for (size_t i = 0; i < r.nnotes; i++) {
-		out_note(doc, "%s", r.notes[i]);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		out_note(doc, "%s", r->notes[i]);
 		/* the family's answer right after the instance's limits */
 		if (!i && *family)
 			out_note(doc, "%s", family);
 	}
 	note_unpriced(doc, x);
-	if (r.n > (size_t)a->top)
-		out_note(doc, "%zu more option%s; --top %zu shows all", r.n - (size_t)a->top,
-			 r.n - (size_t)a->top == 1 ? "" : "s", r.n);
-	if (a->svg_dir && r.n && (rc = add_svg(doc, a->svg_dir, &r, (size_t)a->top)))
+	if (r->n > (size_t)a->top)
+		out_note(doc, "%zu more option%s; --top %zu shows all", r->n - (size_t)a->top,
+			 r->n - (size_t)a->top == 1 ? "" : "s", r->n);
+	*answered = 1;
+	if (r->n)
+		return EXIT_OK;
+	if (batch)
+		say_nothing(a);
+	return EXIT_RUNTIME;
+}
+
+static int run(struct cli_ctx *ctx, void *args)
+{
+	const struct args *a = args;
+	struct state st;
+	struct out_doc *doc = NULL;
+	char err[EBS_ERRLEN];
+	int rc, answered;
+
+	if ((rc = db_read_begin(ctx->db, err)))
+		return cli_fail(ctx, rc, err);
+	state_init(&st, ctx->db);
+	/* the human-only tables are left out of the other formats anyway */
+	st.human = !a->batch && (ctx->format == OUT_TABLE || ctx->format == OUT_MD);
+	if (a->batch) {
+		rc = batch_run(ctx, &cheapest_batch, a->batch, a->batch_format, a, &st);
+		goto out;
+	}
+	doc = out_doc_new();
+	rc = answer(ctx, a, &st, 0, doc, &answered);
+	if (!answered)
+		goto out;
+	if (a->svg_dir && st.r.n && (rc = add_svg(doc, a->svg_dir, &st.r, (size_t)a->top)))
 		goto out;
 	rc = cli_render(ctx, doc);
-	if (!rc && !r.n) {
-		msg_error("no volume set meets the need%s%s", a->instance ? " on " : "",
-			  a->instance ? a->instance : "");
+	if (!rc && !st.r.n) {
+		say_nothing(a);
 		rc = EXIT_RUNTIME;
 	}
 out:
-	solver_result_release(&r);
-	solver_result_release(&near);
 	out_doc_free(doc);
-	free(x);
+	state_release(&st);
+	db_read_end(ctx->db);
 	return rc;
 }
+
+/* ------------------------------------------------------------ batch */
+
+static int batch_answer(struct cli_ctx *ctx, void *args, void *state,
+			struct out_doc *doc, int *answered)
+{
+	return answer(ctx, args, state, 1, doc, answered);
+}
+
+/* A request's row: what it asked, then the cheapest option (the first). */
+static void batch_columns(struct out_table *t)
+{
+	out_col(t, "request.iops", "IOPS", OUT_INT);
+	out_col(t, "request.throughput_mibps", "MiB/s", OUT_NUM1);
+	out_col(t, "request.size_gib", "GiB", OUT_INT);
+	out_col(t, "request.io_kib", "I/O size (KiB)", OUT_NUM0);
+	out_col(t, "request.effective_mibps", "MiB/s incl. N x I/O size", OUT_NUM1);
+	out_col(t, "request.peak.iops", "Peak IOPS", OUT_INT);
+	out_col(t, "request.peak.seconds", "Peak seconds", OUT_INT);
+	out_col(t, "request.peak.period_s", "Peak every (s)", OUT_INT);
+	out_col(t, "request.region", "Region", OUT_TEXT);
+	out_col(t, "request.currency", "Currency", OUT_TEXT);
+	out_col(t, "request.instance", "Instance", OUT_TEXT);
+	out_col(t, "request.instance_fit", "Instance fit", OUT_TEXT);
+	out_col(t, "request.types", "Types", OUT_TEXT);
+	out_col(t, "request.max_stripe", "Max stripe", OUT_INT);
+	out_col(t, "request.as_of", "As of", OUT_TEXT);
+	out_col(t, "options_found", "Options", OUT_INT);
+	option_cols(t);
+}
+
+static void batch_row(struct out_table *t, const void *args, void *state,
+		      int answered)
+{
+	const struct args *a = args;
+	struct state *st = state;
+	const struct solver_result *r = &st->r;
+	const char *types[VT_COUNT];
+	size_t ntypes = 0, ncols = 16 + 19;
+
+	if (!answered) {
+		for (size_t i = 0; i < ncols; i++)
+			out_null(t);
+		return;
+	}
+	for (int i = 0; i < VT_COUNT; i++)
+		if (a->want[i])
+			types[ntypes++] = model_type_name((enum vol_type)i);
+	out_num(t, a->need.iops);
+	out_num(t, a->need.mibps);
+	out_num(t, a->need.size_gib);
+	out_num(t, a->need.io_kib);
+	out_num(t, r->mibps);
+	if (a->need.peak_iops > 0) {
+		out_num(t, a->need.peak_iops);
+		out_num(t, a->need.peak_s);
+		out_num(t, a->need.period_s);
+	} else {
+		out_null(t);
+		out_null(t);
+		out_null(t);
+	}
+	out_str(t, st->region);
+	out_str(t, st->x.ps->currency);
+	out_str(t, a->instance);
+	out_str(t, a->instance ? solver_fit_name(r->fit) : NULL);
+	out_strv(t, types, ntypes);
+	out_int(t, a->max_stripe);
+	out_str(t, a->as_of);
+	out_int(t, (long long)r->n);
+	if (r->n) {
+		option_cells(t, st, &r->opts[0], st->x.ps->currency);
+	} else {
+		for (size_t i = 0; i < 19; i++)
+			out_null(t);
+	}
+}
+
+static const struct batch_cmd cheapest_batch = {
+	.cmd = &cmd_cheapest_def,
+	.not_per_request = cheapest_not_per_request,
+	.answer = batch_answer,
+	.columns = batch_columns,
+	.row = batch_row,
+};
 
 const struct cmd cmd_cheapest_def = {
 	.name = "cheapest",
@@ -752,6 +1047,18 @@ const struct cmd cmd_cheapest_def = {
 	.opts = cheapest_opts,
 	.check = check,
 	.epilog = "Exit status: 0 options found, 1 nothing meets the need (the nearest\n"
-		  "feasible option is shown), 2 usage error.",
+		  "feasible option is shown), 2 usage error.\n"
+		  "\n"
+		  "--batch FILE answers many requests in one process: one per line of\n"
+		  "JSON Lines, {\"id\":\"db-7\",\"iops\":12000,\"size\":\"1TiB\",\"region\":\"eu-west-1\"},\n"
+		  "or per row of CSV under a header (id,iops,size,region); the first\n"
+		  "character that is not blank tells them apart ('{': JSON Lines).  Keys\n"
+		  "are the option names, id and region; values read as on the command\n"
+		  "line (numbers, or text with units); options given with --batch are\n"
+		  "every request's defaults.  Output: one JSON line per request (what\n"
+		  "--format json prints for it, with \"id\" first; a failed request also\n"
+		  "has \"line\", \"exit\", \"error\" and \"hints\"), or with --format csv,\n"
+		  "xlsx, table or md one row per request (the table 'results').  Exit\n"
+		  "status 1 when a request failed; the other requests are answered.",
 	.tables = "options, request, instances, nearest, notes",
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_batch.h"
 #include "ebsize/cli.h"
 #include "ebsize/db.h"
 #include "ebsize/model.h"
@@ -18,6 +19,8 @@
 struct cost_args {
 	struct vol_config cfg;
 	const char *as_of;
+	const char *batch;
+	int batch_format;          /* enum batch_format */
 };
 
 #define A(f) offsetof(struct cost_args, f)
@@ -41,12 +44,24 @@ static const struct opt cost_opts[] = {
 	  .min = 0, .max = 1e18 },
 	{ "as-of", 0, OPT_DATE, A(as_of), "DATE",
 	  "use the volume rules and prices in force on DATE" },
+	{ "batch", 0, OPT_STR, A(batch), "FILE",
+	  "price every configuration of FILE ('-': standard\n"
+	  "input): JSON Lines or CSV whose keys are these options'\n"
+	  "names, id and region (see below)", .flags = OPT_PATH | OPT_BATCH },
+	{ "batch-format", 0, OPT_ENUM, A(batch_format), "FMT",
+	  "auto (by the first character: '{' JSON Lines),\njsonl or csv",
+	  .choices = batch_format_names, .def = "auto", .flags = OPT_BATCH },
 	{ NULL }
 };
+
+static const struct batch_cmd cost_batch;
 
 static int check(struct cli_ctx *ctx, void *args)
 {
 	struct cost_args *a = args;
+
+	if (cli_given(ctx, "batch") || cli_given(ctx, "batch-format"))
+		return batch_check(ctx, &cost_batch);
 
 	if (model_type_needs_iops(a->cfg.type) && !a->cfg.iops)
 		return msg_usage_error(ctx->cmd_name, "--iops is required for %s volumes",
@@ -161,45 +176,174 @@ static void build(struct out_doc *doc, const char *region,
 	price_sheet_about(doc, ps);
 }
 
-static int run(struct cli_ctx *ctx, void *args)
-{
-	struct cost_args *a = args;
-	struct volume_limits lim;
-	struct vol_config nearest;
-	struct price_set ps;
+/*
+ * What answers read from the database, once per process, and the last
+ * answer (a batch row).
+ */
+struct state {
+	struct cli_memo *memo;
+	const char *region;
+	struct vol_config cfg;
+	const struct volume_limits *lim;
+	const struct price_set *ps;
 	struct cost cost;
 	struct perf pf;
-	struct out_doc *doc;
+};
+
+/* Price one configuration: the exit code, *docp the result. */
+static int answer(struct cli_ctx *ctx, struct cost_args *a, struct state *st,
+		  struct out_doc *doc, int *answered)
+{
+	struct vol_config nearest;
 	char err[EBS_ERRLEN], why[256], alt[160];
 	int rc;
 
-	if ((rc = db_load_limits(ctx->db, a->cfg.type, a->as_of, &lim, err)))
+	*answered = 0;
+	if ((rc = cli_memo_limits(ctx, st->memo, a->cfg.type, a->as_of, &st->lim, err)))
 		return cli_fail(ctx, rc, err);
-	model_apply_defaults(&lim, &a->cfg);
-	if (model_validate(&lim, &a->cfg, &nearest, why, sizeof(why))) {
+	model_apply_defaults(st->lim, &a->cfg);
+	if (model_validate(st->lim, &a->cfg, &nearest, why, sizeof(why))) {
 		describe(&nearest, alt, sizeof(alt));
 		msg_error("illegal configuration: %s", why);
 		msg_hint("nearest legal configuration: ebsize cost %s", alt);
 		return EXIT_RUNTIME;
 	}
-	if ((rc = cli_load_prices(ctx, ctx->region, a->as_of,
-				  model_type_name(a->cfg.type), &ps)))
+	if ((rc = cli_memo_prices(ctx, st->memo, ctx->region, a->as_of,
+				  model_type_name(a->cfg.type), &st->ps)))
 		return rc;
-	if (model_cost(&ps.type[a->cfg.type], &a->cfg, &cost))
-		return cli_type_prices_missing(&ps, a->cfg.type);
-	model_perf(&a->cfg, &pf);
+	if (model_cost(&st->ps->type[a->cfg.type], &a->cfg, &st->cost))
+		return cli_type_prices_missing(st->ps, a->cfg.type);
+	model_perf(&a->cfg, &st->pf);
+	st->cfg = a->cfg;
+	st->region = ctx->region;
+	build(doc, ctx->region, &a->cfg, &st->cost, &st->pf, st->ps, st->lim);
+	*answered = 1;
+	return EXIT_OK;
+}
+
+static int run(struct cli_ctx *ctx, void *args)
+{
+	struct cost_args *a = args;
+	struct state st = { .memo = cli_memo_new() };
+	struct out_doc *doc = NULL;
+	char err[EBS_ERRLEN];
+	int rc, answered;
+
+	if ((rc = db_read_begin(ctx->db, err))) {
+		rc = cli_fail(ctx, rc, err);
+		goto out;
+	}
+	if (a->batch) {
+		rc = batch_run(ctx, &cost_batch, a->batch, a->batch_format, a, &st);
+		goto out;
+	}
 	doc = out_doc_new();
-	build(doc, ctx->region, &a->cfg, &cost, &pf, &ps, &lim);
+	if ((rc = answer(ctx, a, &st, doc, &answered)))
+		goto out;
 	if (ctx->format == OUT_XLSX &&
 	    price_sheet_add(doc, ctx->db, &ctx->region, 1, err)) {
 		msg_error("%s", err);
-		out_doc_free(doc);
-		return EXIT_RUNTIME;
+		rc = EXIT_RUNTIME;
+		goto out;
 	}
 	rc = cli_render(ctx, doc);
+out:
+	db_read_end(ctx->db);
 	out_doc_free(doc);
+	cli_memo_free(st.memo);
 	return rc;
 }
+
+/* ------------------------------------------------------------ batch */
+
+static int batch_answer(struct cli_ctx *ctx, void *args, void *state,
+			struct out_doc *doc, int *answered)
+{
+	return answer(ctx, args, state, doc, answered);
+}
+
+/* The row: the fields of `--format csv cost` (io_per_month always). */
+static void batch_columns(struct out_table *t)
+{
+	out_col(t, "region", "Region", OUT_TEXT);
+	out_col(t, "currency", "Currency", OUT_TEXT);
+	out_col(t, "type", "Type", OUT_TEXT);
+	out_col(t, "size_gib", "Size (GiB)", OUT_INT);
+	out_col(t, "iops", "Provisioned IOPS", OUT_INT);
+	out_col(t, "throughput_mibps", "Provisioned MiB/s", OUT_INT);
+	out_col(t, "count", "Volumes", OUT_INT);
+	out_col(t, "io_per_month", "I/O per month", OUT_INT);
+	out_col(t, "monthly_usd.storage", "Storage", OUT_USD);
+	out_col(t, "monthly_usd.iops", "IOPS", OUT_USD);
+	out_col(t, "monthly_usd.throughput", "Throughput", OUT_USD);
+	out_col(t, "monthly_usd.io", "I/O requests", OUT_USD);
+	out_col(t, "monthly_usd.total", "Total", OUT_USD);
+	out_col(t, "performance.baseline_iops", "Baseline IOPS", OUT_INT);
+	out_col(t, "performance.burst_iops", "Burst IOPS", OUT_INT);
+	out_col(t, "performance.burst_seconds", "Burst from full bucket", OUT_DURATION);
+	out_col(t, "performance.baseline_throughput_mibps", "Sustained MiB/s", OUT_NUM1);
+	out_col(t, "performance.max_throughput_mibps", "Max MiB/s", OUT_NUM1);
+	out_col(t, "prices.snapshot", "Snapshot", OUT_INT);
+	out_col(t, "prices.as_of", "As of", OUT_TEXT);
+	out_col(t, "prices.source", "Source", OUT_TEXT);
+	out_col(t, "prices.rules_from", "Volume rules from", OUT_TEXT);
+}
+
+static void batch_row(struct out_table *t, const void *args, void *state,
+		      int answered)
+{
+	const struct state *st = state;
+	const struct vol_config *c = &st->cfg;
+
+	(void)args;
+	if (!answered) {
+		for (int i = 0; i < 22; i++)
+			out_null(t);
+		return;
+	}
+	out_str(t, st->region);
+	out_str(t, st->ps->currency);
+	out_str(t, model_type_name(c->type));
+	out_int(t, c->size_gib);
+	if (c->iops)
+		out_int(t, c->iops);
+	else
+		out_null(t);
+	if (c->throughput_mibps)
+		out_int(t, c->throughput_mibps);
+	else
+		out_null(t);
+	out_int(t, c->count);
+	if (c->type == VT_STANDARD)
+		out_num(t, c->io_per_month);
+	else
+		out_null(t);
+	/* rows of several regions: each amount in its own currency */
+	out_money(t, st->cost.storage, st->ps->currency);
+	out_money(t, st->cost.iops, st->ps->currency);
+	out_money(t, st->cost.throughput, st->ps->currency);
+	out_money(t, st->cost.io, st->ps->currency);
+	out_money(t, st->cost.total, st->ps->currency);
+	out_num(t, st->pf.baseline_iops);
+	out_num(t, st->pf.burst_iops);
+	if (st->pf.burst_seconds > 0)
+		out_num(t, st->pf.burst_seconds);
+	else
+		out_null(t);
+	out_num(t, st->pf.baseline_mibps);
+	out_num(t, st->pf.burst_mibps);
+	out_int(t, st->ps->snapshot_id);
+	out_str(t, st->ps->as_of);
+	out_str(t, st->ps->source);
+	out_str(t, st->lim->effective_from);
+}
+
+static const struct batch_cmd cost_batch = {
+	.cmd = &cmd_cost_def,
+	.answer = batch_answer,
+	.columns = batch_columns,
+	.row = batch_row,
+};
 
 const struct cmd cmd_cost_def = {
 	.name = "cost",
@@ -216,6 +360,19 @@ const struct cmd cmd_cost_def = {
 		"force on DATE.",
 	.opts = cost_opts,
 	.check = check,
-	.epilog = "Exit status: 0 ok, 1 illegal configuration or missing prices, 2 usage.",
+	.epilog = "Exit status: 0 ok, 1 illegal configuration or missing prices, 2 usage.\n"
+		  "\n"
+		  "--batch FILE prices many configurations in one process (\"price my\n"
+		  "plan\"): one per row of CSV under a header, id,type,size,iops,region\n"
+		  "(a plan saved from a spreadsheet), or per line of JSON Lines,\n"
+		  "{\"id\":\"db\",\"type\":\"io2\",\"size\":\"1TiB\",\"iops\":20000}; the first\n"
+		  "character that is not blank tells them apart ('{': JSON Lines).  Keys\n"
+		  "are the option names, id and region; values read as on the command\n"
+		  "line (numbers, or text with units); options given with --batch are\n"
+		  "every request's defaults.  Output: one JSON line per request (what\n"
+		  "--format json prints for it, with \"id\" first; a failed request also\n"
+		  "has \"line\", \"exit\", \"error\" and \"hints\"), or with --format csv,\n"
+		  "xlsx, table or md one row per request (the table 'results').  Exit\n"
+		  "status 1 when a request failed; the other requests are answered.",
 	.tables = "(records), result, monthly_usd, performance, prices",
 };

@@ -38,6 +38,25 @@ int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, char *err)
 	return EBS_OK;
 }
 
+int db_prepare_kept(struct db *db, enum db_kept slot, const char *sql,
+		    sqlite3_stmt **st, char *err)
+{
+	int rc;
+
+	if (!db->kept[slot] && (rc = db_prepare(db, sql, &db->kept[slot], err)))
+		return rc;
+	*st = db->kept[slot];
+	return EBS_OK;
+}
+
+void db_unkeep(sqlite3_stmt *st)
+{
+	if (!st)
+		return;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
 int db_exec(struct db *db, const char *sql, char *err)
 {
 	char *msg = NULL;
@@ -330,6 +349,23 @@ static int create_and_seed(struct db *db, char *err)
 	return rc;
 }
 
+/*
+ * Before SQLite's first use: no memory statistics (their mutex was a
+ * tenth of a short command's SQLite time, issue 14) and multi-thread mode
+ * (a connection is never shared between threads: ebsize has none).  Too
+ * late once SQLite is initialised (a second open): SQLITE_MISUSE, ignored.
+ */
+static void db_configure(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+}
+
 int db_open(const char *path, int create_dirs, struct db **out, char *err)
 {
 	struct db *db;
@@ -337,6 +373,7 @@ int db_open(const char *path, int create_dirs, struct db **out, char *err)
 	struct stat sb;
 
 	*out = NULL;
+	db_configure();
 	if (create_dirs && (rc = mkdir_parents(path, err)))
 		return rc;
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
@@ -370,10 +407,23 @@ fail:
 	return rc;
 }
 
+int db_read_begin(struct db *db, char *err)
+{
+	return db_exec(db, "BEGIN", err);
+}
+
+void db_read_end(struct db *db)
+{
+	if (db && !sqlite3_get_autocommit(db->h))
+		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+}
+
 void db_close(struct db *db)
 {
 	if (!db)
 		return;
+	for (int i = 0; i < DB_KEPT_COUNT; i++)
+		sqlite3_finalize(db->kept[i]);
 	sqlite3_close(db->h);
 	free(db->path);
 	free(db);
@@ -576,7 +626,7 @@ int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db,
+	if ((rc = db_prepare_kept(db, DB_KEPT_LIMITS,
 			     "SELECT effective_from, min_size_gib, max_size_gib, min_iops, max_iops,"
 			     " max_iops_per_gib, min_mibps, max_mibps, max_mibps_per_iops,"
 			     " included_iops, included_mibps, io_unit_kib"
@@ -624,8 +674,20 @@ int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
 	default:
 		rc = db_fail(db, err, "cannot read volume limits");
 	}
-	sqlite3_finalize(st);
+	db_unkeep(st);
 	return rc;
+}
+
+/* xsnprintf(dst, n, "%s", src) without the printf machinery, which was a
+ * sixth of `cheapest` (25 rows in each of some 30 families). */
+static void copy_text(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len >= n)
+		len = n - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
 }
 
 static void instance_from_row(sqlite3_stmt *st, struct instance_limits *o)
@@ -633,7 +695,7 @@ static void instance_from_row(sqlite3_stmt *st, struct instance_limits *o)
 	const char *opt;
 
 	memset(o, 0, sizeof(*o));
-	xsnprintf(o->instance_type, sizeof(o->instance_type), "%s", db_text(st, 0));
+	copy_text(o->instance_type, sizeof(o->instance_type), db_text(st, 0));
 	o->burst = sqlite3_column_int(st, 1);
 	/* NULL limits (not EBS-optimizable) read as 0 */
 	o->baseline_mbps = sqlite3_column_double(st, 2);
@@ -642,14 +704,14 @@ static void instance_from_row(sqlite3_stmt *st, struct instance_limits *o)
 	o->max_mbytes_per_s = sqlite3_column_double(st, 5);
 	o->baseline_iops = sqlite3_column_double(st, 6);
 	o->max_iops = sqlite3_column_double(st, 7);
-	xsnprintf(o->source, sizeof(o->source), "%s", db_text(st, 8));
-	xsnprintf(o->as_of, sizeof(o->as_of), "%s", db_text(st, 9));
+	copy_text(o->source, sizeof(o->source), db_text(st, 8));
+	copy_text(o->as_of, sizeof(o->as_of), db_text(st, 9));
 	opt = db_text(st, 10);
 	o->ebs_optimized = !strcmp(opt, "unsupported") ? EBS_OPT_UNSUPPORTED :
 			   !strcmp(opt, "supported") ? EBS_OPT_SUPPORTED :
 			   EBS_OPT_DEFAULT;
 	o->max_ebs_attachments = (long)sqlite3_column_int64(st, 11);
-	xsnprintf(o->nvme, sizeof(o->nvme), "%s", db_text(st, 12));
+	copy_text(o->nvme, sizeof(o->nvme), db_text(st, 12));
 }
 
 #define INSTANCE_COLS "instance_type, burst, baseline_mbps, max_mbps," \
@@ -662,7 +724,7 @@ int db_load_instance(struct db *db, const char *instance_type,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db, "SELECT " INSTANCE_COLS
+	if ((rc = db_prepare_kept(db, DB_KEPT_INSTANCE, "SELECT " INSTANCE_COLS
 			     " FROM instance_limits WHERE instance_type = ?", &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, instance_type, -1, SQLITE_TRANSIENT);
@@ -677,7 +739,7 @@ int db_load_instance(struct db *db, const char *instance_type,
 	default:
 		rc = db_fail(db, err, "cannot read instance limits");
 	}
-	sqlite3_finalize(st);
+	db_unkeep(st);
 	return rc;
 }
 
@@ -694,15 +756,90 @@ int db_region_known(struct db *db, const char *region)
 	return known;
 }
 
+/* A row of a family and its sort key, NULLs first as SQLite sorts them. */
+struct fam_row {
+	struct instance_limits il;
+	int null[3];          /* baseline_iops, baseline_mbps, max_iops */
+	double key[3];
+};
+
+static int cmp_fam_row(const void *pa, const void *pb)
+{
+	const struct fam_row *a = pa, *b = pb;
+
+	for (int i = 0; i < 3; i++) {
+		if (a->null[i] != b->null[i])
+			return a->null[i] ? -1 : 1;
+		if (!a->null[i] && a->key[i] != b->key[i])
+			return a->key[i] < b->key[i] ? -1 : 1;
+	}
+	return strcmp(a->il.instance_type, b->il.instance_type);
+}
+
+/*
+ * The instances of one family: a range of the primary key, read in key
+ * order and sorted here as the general query below sorts them (within a
+ * family its first sort key is the same for every row), so that a family
+ * costs its own rows, not a scan and sort of every type (issue 14:
+ * `cheapest` looks at some 30 families).
+ */
+static int each_of_family(struct db *db, const char *family,
+			  int (*fn)(const struct instance_limits *, void *),
+			  void *arg, char *err)
+{
+	static const int key_col[3] = { 6, 2, 7 };
+	sqlite3_stmt *st = NULL;
+	struct fam_row *rows = NULL;
+	size_t n = 0, alloc = 0;
+	char *lo = xstrfmt("%s.", family), *hi = xstrfmt("%s/", family);
+	int rc, step;
+
+	rc = db_prepare_kept(db, DB_KEPT_FAMILY, "SELECT " INSTANCE_COLS
+			     " FROM instance_limits"
+			     " WHERE instance_type >= ?1 AND instance_type < ?2"
+			     " AND substr(instance_type, 1, length(?1)) = ?1", &st, err);
+	if (rc)
+		goto out;
+	sqlite3_bind_text(st, 1, lo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, hi, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fam_row *r;
+
+		xgrow((void **)&rows, &alloc, n + 1, sizeof(*rows));
+		r = &rows[n++];
+		instance_from_row(st, &r->il);
+		for (int i = 0; i < 3; i++) {
+			r->null[i] = sqlite3_column_type(st, key_col[i]) == SQLITE_NULL;
+			r->key[i] = sqlite3_column_double(st, key_col[i]);
+		}
+	}
+	if (step != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot read instance limits");
+	db_unkeep(st);
+	if (!rc && n)
+		qsort(rows, n, sizeof(*rows), cmp_fam_row);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (fn(&rows[i].il, arg))
+			break;
+out:
+	free(rows);
+	free(lo);
+	free(hi);
+	return rc;
+}
+
 int db_each_instance(struct db *db, const char *name, const char *family,
 		     int (*fn)(const struct instance_limits *, void *),
 		     void *arg, char *err)
 {
 	sqlite3_stmt *st = NULL;
 	struct instance_limits il;
-	char *prefix = family ? xstrfmt("%s.", family) : NULL;
+	char *prefix;
 	int rc, step;
 
+	if (family && !name)
+		return each_of_family(db, family, fn, arg, err);
+	prefix = family ? xstrfmt("%s.", family) : NULL;
 	/* natural size order: by family, then by the instance's max IOPS
 	 * and bandwidth (nano < ... < metal); types without EBS limits
 	 * (NULLs sort first) by name */

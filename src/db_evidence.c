@@ -6,6 +6,7 @@
 #include "db_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ebsize/util.h"
@@ -51,7 +52,7 @@ static int load_phase(struct db *db, struct bench_evidence *e, char *err)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db,
+	if ((rc = db_prepare_kept(db, DB_KEPT_EVIDENCE_PHASE,
 			     "SELECT phase, rw, bs, iodepth, iops, iops_before_cliff,"
 			     " iops_after_cliff, cliff_t_s, p99_ms, lat_mean_ms"
 			     " FROM bench_phases WHERE run_id = ?"
@@ -71,8 +72,29 @@ static int load_phase(struct db *db, struct bench_evidence *e, char *err)
 		e->p99_ms = col_or_nan(st, 8);
 		e->lat_mean_ms = col_or_nan(st, 9);
 	}
-	sqlite3_finalize(st);
+	db_unkeep(st);
 	return EBS_OK;
+}
+
+/* Complete runs of a type (?1) with a phase that has an IOPS figure. */
+#define RUNS_SQL \
+	"SELECT r.id, r.label, r.source, coalesce(r.instance_type, '')," \
+	" r.size_gib, r.iops, r.throughput_mibps FROM bench_runs r" \
+	" WHERE r.volume_type = ? AND r.status = 'complete'" \
+	" AND EXISTS (SELECT 1 FROM bench_phases p WHERE p.run_id = r.id" \
+	"  AND (p.iops IS NOT NULL OR p.iops_before_cliff IS NOT NULL))" \
+	" ORDER BY r.id"
+
+/* The run's own fields of a RUNS_SQL row into e. */
+static void run_from_row(sqlite3_stmt *st, struct bench_evidence *e)
+{
+	e->run_id = sqlite3_column_int64(st, 0);
+	xsnprintf(e->label, sizeof(e->label), "%s", db_text(st, 1));
+	xsnprintf(e->source, sizeof(e->source), "%s", db_text(st, 2));
+	xsnprintf(e->instance_type, sizeof(e->instance_type), "%s", db_text(st, 3));
+	e->size_gib = col_or_nan(st, 4);
+	e->prov_iops = col_or_nan(st, 5);
+	e->prov_mibps = col_or_nan(st, 6);
 }
 
 int db_bench_evidence(struct db *db, const struct vol_config *cfg,
@@ -83,13 +105,7 @@ int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 
 	*found = 0;
 	memset(out, 0, sizeof(*out));
-	if ((rc = db_prepare(db,
-			     "SELECT r.id, r.label, r.source, coalesce(r.instance_type, ''),"
-			     " r.size_gib, r.iops, r.throughput_mibps FROM bench_runs r"
-			     " WHERE r.volume_type = ? AND r.status = 'complete'"
-			     " AND EXISTS (SELECT 1 FROM bench_phases p WHERE p.run_id = r.id"
-			     "  AND (p.iops IS NOT NULL OR p.iops_before_cliff IS NOT NULL))"
-			     " ORDER BY r.id", &st, err)))
+	if ((rc = db_prepare_kept(db, DB_KEPT_EVIDENCE_RUNS, RUNS_SQL, &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, model_type_name(cfg->type), -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -100,20 +116,116 @@ int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 		if (*found && d >= out->distance)
 			continue;
 		*found = 1;
-		out->run_id = sqlite3_column_int64(st, 0);
-		xsnprintf(out->label, sizeof(out->label), "%s", db_text(st, 1));
-		xsnprintf(out->source, sizeof(out->source), "%s", db_text(st, 2));
-		xsnprintf(out->instance_type, sizeof(out->instance_type), "%s",
-			  db_text(st, 3));
-		out->size_gib = size;
-		out->prov_iops = iops;
-		out->prov_mibps = mibps;
+		run_from_row(st, out);
 		out->distance = d;
 	}
 	if (step != SQLITE_DONE)
 		rc = db_fail(db, err, "cannot read benchmark runs");
-	sqlite3_finalize(st);
+	db_unkeep(st);
 	if (!rc && *found)
 		rc = load_phase(db, out, err);
 	return rc;
+}
+
+/* ------------------------------------------------------------ cache */
+
+/* A run that may back a configuration, with its headline phase. */
+struct cached_run {
+	struct bench_evidence e;   /* distance unset */
+	int phase_loaded;
+};
+
+struct db_evidence_cache {
+	struct db *db;
+	struct {
+		int loaded, rc;
+		char err[EBS_ERRLEN];
+		struct cached_run *runs;
+		size_t n, alloc;
+	} type[VT_COUNT];
+};
+
+struct db_evidence_cache *db_evidence_cache_new(struct db *db)
+{
+	struct db_evidence_cache *c = xcalloc(1, sizeof(*c));
+
+	c->db = db;
+	return c;
+}
+
+void db_evidence_cache_free(struct db_evidence_cache *c)
+{
+	if (!c)
+		return;
+	for (int t = 0; t < VT_COUNT; t++)
+		free(c->type[t].runs);
+	free(c);
+}
+
+/* The runs of type t, in the order db_bench_evidence reads them. */
+static int load_runs(struct db_evidence_cache *c, enum vol_type t)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, step;
+
+	if ((rc = db_prepare_kept(c->db, DB_KEPT_EVIDENCE_RUNS, RUNS_SQL, &st,
+				  c->type[t].err)))
+		return rc;
+	sqlite3_bind_text(st, 1, model_type_name(t), -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct cached_run *r;
+
+		xgrow((void **)&c->type[t].runs, &c->type[t].alloc, c->type[t].n + 1,
+		      sizeof(*c->type[t].runs));
+		r = &c->type[t].runs[c->type[t].n++];
+		memset(r, 0, sizeof(*r));
+		run_from_row(st, &r->e);
+	}
+	if (step != SQLITE_DONE)
+		rc = db_fail(c->db, c->type[t].err, "cannot read benchmark runs");
+	db_unkeep(st);
+	return rc;
+}
+
+int db_bench_evidence_cached(struct db_evidence_cache *c,
+			     const struct vol_config *cfg,
+			     struct bench_evidence *out, int *found, char *err)
+{
+	enum vol_type t = cfg->type;
+	struct cached_run *best = NULL;
+	double best_d = 0;
+	int rc;
+
+	*found = 0;
+	memset(out, 0, sizeof(*out));
+	if ((unsigned)t >= VT_COUNT)
+		return EBS_OK;
+	if (!c->type[t].loaded) {
+		c->type[t].rc = load_runs(c, t);
+		c->type[t].loaded = 1;
+	}
+	if (c->type[t].rc) {
+		xsnprintf(err, EBS_ERRLEN, "%s", c->type[t].err);
+		return c->type[t].rc;
+	}
+	for (size_t i = 0; i < c->type[t].n; i++) {
+		struct cached_run *r = &c->type[t].runs[i];
+		double d = distance(cfg, r->e.size_gib, r->e.prov_iops, r->e.prov_mibps);
+
+		if (best && d >= best_d)
+			continue;
+		best = r;
+		best_d = d;
+	}
+	if (!best)
+		return EBS_OK;
+	if (!best->phase_loaded) {
+		if ((rc = load_phase(c->db, &best->e, err)))
+			return rc;
+		best->phase_loaded = 1;
+	}
+	*found = 1;
+	*out = best->e;
+	out->distance = best_d;
+	return EBS_OK;
 }

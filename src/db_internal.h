@@ -10,13 +10,37 @@
 
 #include "ebsize/db.h"
 
+/*
+ * Statements prepared once per connection and kept (db_prepare_kept):
+ * the queries a command may run many times -- per volume type, per
+ * instance family, per option, per request of a batch.
+ */
+enum db_kept {
+	DB_KEPT_LIMITS,
+	DB_KEPT_INSTANCE,
+	DB_KEPT_FAMILY,
+	DB_KEPT_EVIDENCE_RUNS,
+	DB_KEPT_EVIDENCE_PHASE,
+	DB_KEPT_COUNT
+};
+
 struct db {
 	sqlite3 *h;
 	char *path;
+	sqlite3_stmt *kept[DB_KEPT_COUNT];
 };
 
 /* Prepare sql; on failure write "database 'PATH': MSG" into err. */
 int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, char *err);
+/*
+ * As db_prepare, for a statement kept in slot (always the same sql):
+ * prepared on first use, finalized by db_close.  Hand it back with
+ * db_unkeep (reset, bindings cleared) instead of sqlite3_finalize; a
+ * kept statement is not re-entrant.
+ */
+int db_prepare_kept(struct db *db, enum db_kept slot, const char *sql,
+		    sqlite3_stmt **st, char *err);
+void db_unkeep(sqlite3_stmt *st);
 /* Run statements without results; same error convention. */
 int db_exec(struct db *db, const char *sql, char *err);
 /* Format the current SQLite error into err and return EBS_ERR_DB. */

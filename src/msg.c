@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ebsize/cli.h"
@@ -15,6 +16,45 @@
 
 static int quiet;
 static int progress_shown;
+static struct msg_capture *capture;
+
+void msg_capture_start(struct msg_capture *c)
+{
+	capture = c;
+}
+
+void msg_capture_stop(void)
+{
+	capture = NULL;
+}
+
+static void list_free(struct msg_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void msg_capture_reset(struct msg_capture *c)
+{
+	list_free(&c->errors);
+	list_free(&c->warnings);
+	list_free(&c->hints);
+	list_free(&c->infos);
+}
+
+/* Keep text (the caller's) in the capture list for prefix. */
+static void keep(const char *prefix, char *text)
+{
+	struct msg_list *l = !strcmp(prefix, "error: ") ? &capture->errors :
+			     !strcmp(prefix, "warning: ") ? &capture->warnings :
+			     !strcmp(prefix, "hint: ") ? &capture->hints :
+			     &capture->infos;
+
+	xgrow((void **)&l->v, &l->alloc, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = text;
+}
 
 void msg_set_quiet(int q)
 {
@@ -28,7 +68,7 @@ int msg_quiet(void)
 
 int msg_progress_enabled(void)
 {
-	return !quiet && isatty(STDERR_FILENO);
+	return !quiet && !capture && isatty(STDERR_FILENO);
 }
 
 static void clear_progress(void)
@@ -49,6 +89,10 @@ static void vsay(const char *prefix, const char *fmt, va_list ap)
 	struct sbuf sb = SBUF_INIT((size_t)1 << 20);
 	char *text = xvstrfmt(fmt, ap);
 
+	if (capture) {
+		keep(prefix, text);
+		return;
+	}
 	clear_progress();
 	sbuf_add_visible(&sb, text, 0);
 	fputs(prefix, stderr);
@@ -128,6 +172,8 @@ int msg_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsay("error: ", fmt, ap);
 	va_end(ap);
+	if (capture)
+		return EXIT_USAGE;
 	if (cmd)
 		fprintf(stderr, "hint: see 'ebsize %s -h'\n", cmd);
 	else

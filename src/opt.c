@@ -433,8 +433,8 @@ static int parse_short_opts(const char *cmd, const struct opt *opts, int argc,
 	return OPT_OK;
 }
 
-static int check_required(const char *cmd, const struct opt *opts,
-			  const struct opt_seen *seen)
+int opt_check_required(const char *cmd, const struct opt *opts,
+		       const struct opt_seen *seen)
 {
 	char names[256];
 
@@ -489,5 +489,8 @@ int opt_parse(const char *cmd, const struct opt *opts, int max_operands,
 		if (rc != OPT_OK)
 			return rc;
 	}
-	return check_required(cmd, opts, seen) ? OPT_ERROR : OPT_OK;
+	for (const struct opt *o = opts; o && o->name; o++)
+		if ((o->flags & OPT_BATCH) && (seen->bits >> (o - opts) & 1))
+			return OPT_OK;    /* required of each request */
+	return opt_check_required(cmd, opts, seen) ? OPT_ERROR : OPT_OK;
 }

@@ -914,6 +914,17 @@ struct json_keys {
 	size_t n;
 };
 
+/* Would json_string copy s byte for byte (printable ASCII, no '"' or
+ * '\\')? */
+static int json_plain(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7F ||
+		    *s == '"' || *s == '\\')
+			return 0;
+	return 1;
+}
+
 static void json_keys_init(struct json_keys *k, const struct out_table *t)
 {
 	k->n = t->ncols;
@@ -923,11 +934,24 @@ static void json_keys_init(struct json_keys *k, const struct out_table *t)
 	k->np = xcalloc(k->n ? k->n : 1, sizeof(*k->np));
 	for (size_t c = 0; c < k->n; c++) {
 		char *buf = NULL;
+		const char *last;
 		size_t len = 0;
 		FILE *m;
 
 		k->copy[c] = xstrdup(t->cols[c].key);
 		k->np[c] = split_key(k->copy[c], k->parts[c], MAX_DEPTH);
+		/* a key json_string would copy as it is: no stream needed (a
+		 * stream per column was most of a small document's render) */
+		last = k->parts[c][k->np[c] - 1];
+		if (json_plain(last)) {
+			len = strlen(last);
+			buf = xmalloc(len + 4);
+			buf[0] = '"';
+			memcpy(buf + 1, last, len);
+			memcpy(buf + 1 + len, "\":", 3);
+			k->quoted[c] = buf;
+			continue;
+		}
 		m = open_memstream(&buf, &len);
 		if (m) {
 			json_string(m, k->parts[c][k->np[c] - 1]);

@@ -17,8 +17,10 @@
  * sits in memory.  It does not: read workbooks, or write dates (times are
  * ISO text, as in JSON).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,109 @@
 #include "ebsize/err.h"
 #include "ebsize/util.h"
 #include "out_internal.h"
+
+/* ------------------------------------------------------------ loading */
+
+/*
+ * libxlsxwriter is loaded with dlopen() the first time a workbook is
+ * written, like libcurl (src/http.c): linking it would make every command
+ * relocate it and the libraries it pulls in (libcrypto, minizip) at start,
+ * about 2 ms of the 3 a short command took (issue 14).  The header gives
+ * the types and the prototypes (the ABI of soname libxlsxwriter.so.4);
+ * each function below is called through a pointer of the prototype's
+ * type, and the names are macros for those pointers, so the code reads
+ * as plain libxlsxwriter calls.
+ */
+#define XLSX_SONAME "libxlsxwriter.so.4"
+
+#define XLSX_FUNCS(X) \
+	X(workbook_new_opt) X(workbook_add_worksheet) X(workbook_add_format) \
+	X(workbook_add_chart) X(workbook_define_name) X(workbook_close) \
+	X(worksheet_write_string) X(worksheet_write_number) \
+	X(worksheet_write_formula_num) X(worksheet_write_boolean) \
+	X(worksheet_set_column) X(worksheet_autofilter) \
+	X(worksheet_freeze_panes) X(worksheet_insert_chart) \
+	X(format_set_num_format) X(format_set_bold) X(chart_add_series) \
+	X(chart_series_set_categories) X(chart_series_set_values) \
+	X(chart_series_set_name_range) X(chart_title_set_name) \
+	X(chart_axis_set_name) X(chart_legend_set_position) X(lxw_strerror)
+
+static struct xlsx_api {
+#define XLSX_PTR(f) __typeof__(&f) f;
+	XLSX_FUNCS(XLSX_PTR)
+#undef XLSX_PTR
+} L;
+
+static const struct {
+	const char *name;
+	size_t off;
+} xlsx_symbols[] = {
+#define XLSX_SYM(f) { #f, offsetof(struct xlsx_api, f) },
+	XLSX_FUNCS(XLSX_SYM)
+#undef XLSX_SYM
+};
+
+#define workbook_new_opt L.workbook_new_opt
+#define workbook_add_worksheet L.workbook_add_worksheet
+#define workbook_add_format L.workbook_add_format
+#define workbook_add_chart L.workbook_add_chart
+#define workbook_define_name L.workbook_define_name
+#define workbook_close L.workbook_close
+#define worksheet_write_string L.worksheet_write_string
+#define worksheet_write_number L.worksheet_write_number
+#define worksheet_write_formula_num L.worksheet_write_formula_num
+#define worksheet_write_boolean L.worksheet_write_boolean
+#define worksheet_set_column L.worksheet_set_column
+#define worksheet_autofilter L.worksheet_autofilter
+#define worksheet_freeze_panes L.worksheet_freeze_panes
+#define worksheet_insert_chart L.worksheet_insert_chart
+#define format_set_num_format L.format_set_num_format
+#define format_set_bold L.format_set_bold
+#define chart_add_series L.chart_add_series
+#define chart_series_set_categories L.chart_series_set_categories
+#define chart_series_set_values L.chart_series_set_values
+#define chart_series_set_name_range L.chart_series_set_name_range
+#define chart_title_set_name L.chart_title_set_name
+#define chart_axis_set_name L.chart_axis_set_name
+#define chart_legend_set_position L.chart_legend_set_position
+#define lxw_strerror L.lxw_strerror
+
+/*
+ * Load libxlsxwriter ($EBSIZE_LIBXLSXWRITER, else libxlsxwriter.so.4) and
+ * resolve every function, once; the handle stays open.  EBS_OK, or
+ * EBS_ERR_IO with what is missing and how to install it.
+ */
+static int xlsx_load(char *err)
+{
+	static int loaded;
+	const char *forced = getenv("EBSIZE_LIBXLSXWRITER");
+	const char *soname = forced && *forced ? forced : XLSX_SONAME;
+	void *lib;
+	const char *e;
+
+	if (loaded)
+		return EBS_OK;
+	lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		e = dlerror();
+		return ebs_fail(err, EBS_ERR_IO,
+				"--format xlsx needs libxlsxwriter, which cannot be loaded (%s); install it (Debian: apt-get install libxlsxwriter4)",
+				e ? e : "dlopen failed");
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(xlsx_symbols); i++) {
+		void *f = dlsym(lib, xlsx_symbols[i].name);
+
+		if (!f) {
+			dlclose(lib);
+			return ebs_fail(err, EBS_ERR_IO,
+					"--format xlsx needs libxlsxwriter, which cannot be loaded ('%s' lacks %s); install it (Debian: apt-get install libxlsxwriter4)",
+					soname, xlsx_symbols[i].name);
+		}
+		memcpy((char *)&L + xlsx_symbols[i].off, &f, sizeof(f));
+	}
+	loaded = 1;
+	return EBS_OK;
+}
 
 #define XLSX_MAX_ROWS 1048576L      /* rows in a sheet, header included */
 #define XLSX_MAX_TEXT 32767         /* bytes libxlsxwriter takes in a cell */
@@ -816,6 +921,8 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 
 	if (!to->path)
 		return ebs_fail(err, EBS_ERR_USAGE, "a workbook needs a file to write");
+	if ((rc = xlsx_load(err)))
+		return rc;
 	dir = dir_of(to->path);
 	opt.constant_memory = LXW_TRUE;
 	opt.tmpdir = dir;

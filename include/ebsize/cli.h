@@ -43,6 +43,9 @@ struct cli_ctx {
 	const char *table;         /* --table NAME (csv), or NULL */
 	struct outfile *outfile;   /* -o: the file being written */
 	int out_used;              /* the result went to the output */
+	int out_complete;          /* the result is whole though the exit
+				      code is 1 (a batch in which some
+				      requests failed): -o keeps it */
 	char *command_line;        /* for the workbook's About sheet */
 };
 
@@ -85,6 +88,9 @@ const struct opt *cli_global_opts(void);
 
 /* Was option name of the running command given on the command line? */
 int cli_given(const struct cli_ctx *ctx, const char *name);
+
+/* Is r shaped like an AWS region code (us-east-1, us-gov-west-1)? */
+int cli_region_well_formed(const char *r);
 
 /* Open the database for ctx on demand; prints the error itself. 0 or 1. */
 int cli_open_db(struct cli_ctx *ctx);
@@ -152,6 +158,25 @@ int cli_load_prices(struct cli_ctx *ctx, const char *region, const char *as_of,
 int cli_type_priced(const struct price_set *ps, int type);
 int cli_type_prices_missing(const struct price_set *ps, int type);
 void cli_price_hints(const char *region, const char *type);
+
+/*
+ * Prices and volume rules for many requests (`--batch`, and the volume
+ * types of one `cheapest`): each (region, as-of) price set and each
+ * (type, as-of) rule read once.  The database must not change while the
+ * memo is in use.  cli_memo_prices is cli_load_prices through m (a
+ * failure is read and said again each time); cli_memo_limits is
+ * db_load_limits through m (its failures kept, err set each time).
+ */
+struct cli_memo;
+struct volume_limits;
+struct cli_memo *cli_memo_new(void);
+void cli_memo_free(struct cli_memo *m);
+int cli_memo_prices(struct cli_ctx *ctx, struct cli_memo *m, const char *region,
+		    const char *as_of, const char *type,
+		    const struct price_set **ps);
+int cli_memo_limits(struct cli_ctx *ctx, struct cli_memo *m, int type,
+		    const char *as_of, const struct volume_limits **lim,
+		    char *err);
 
 /* The commands (src/cmd_<verb>.c) */
 extern const struct cmd cmd_bench_def;

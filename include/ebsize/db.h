@@ -33,6 +33,16 @@ int db_resolve_path(const char *opt, char **out, int *is_default, char *err);
  */
 int db_open(const char *path, int create_dirs, struct db **out, char *err);
 void db_close(struct db *db);
+
+/*
+ * Read what follows from one snapshot of the database, until db_read_end
+ * (or db_close): one read transaction, not one per statement -- fewer
+ * locks and checks of the WAL index (issue 14: a short command's system
+ * time), and every answer of a batch sees the same data.  Only for
+ * commands that do not write.
+ */
+int db_read_begin(struct db *db, char *err);
+void db_read_end(struct db *db);
 const char *db_path(const struct db *db);
 
 /*
@@ -129,6 +139,18 @@ struct bench_evidence {
 };
 int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 		      struct bench_evidence *out, int *found, char *err);
+/*
+ * The same for many configurations (`cheapest`, a batch of them): the
+ * runs of each type read once, each run's headline phase once; the same
+ * answers as db_bench_evidence.  The database must not change while the
+ * cache is in use.
+ */
+struct db_evidence_cache;
+struct db_evidence_cache *db_evidence_cache_new(struct db *db);
+void db_evidence_cache_free(struct db_evidence_cache *c);
+int db_bench_evidence_cached(struct db_evidence_cache *c,
+			     const struct vol_config *cfg,
+			     struct bench_evidence *out, int *found, char *err);
 
 /* Health report for `ebsize db check`. */
 struct db_table_count {

@@ -50,6 +50,12 @@ enum opt_unit {
 #define OPT_OWNS_TABLE 0x10u /* when given, the global --table NAME is the
 				command's (scan --emit-sql: the SQL table),
 				not the CSV table to write */
+/*
+ * An option of the command's batch form (`--batch FILE`, issue 14): shown
+ * in a usage line of its own; when one is given, the OPT_REQUIRED options
+ * are required of each request, not of the command line.
+ */
+#define OPT_BATCH    0x20u
 
 /* Values of an OPT_LIST option, in order.  The strings belong to argv. */
 struct opt_list {
@@ -101,6 +107,13 @@ enum opt_result { OPT_ERROR = -1, OPT_OK = 0, OPT_HELP = 1 };
 int opt_parse(const char *cmd, const struct opt *opts, int max_operands,
 	      int argc, char **argv, void *args, struct opt_seen *seen,
 	      struct opt_list *operands);
+
+/*
+ * The OPT_REQUIRED check opt_parse ends with: a usage error for cmd and
+ * -1 when an option seen lacks is required, else 0.
+ */
+int opt_check_required(const char *cmd, const struct opt *opts,
+		       const struct opt_seen *seen);
 
 /* Store the defaults of opts into args (what opt_parse does first). */
 int opt_defaults(const char *cmd, const struct opt *opts, void *args);

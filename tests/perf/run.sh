@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh - every benchmark under tests/perf (each tests/perf/*.sh but this
+# run.sh - `make perf-extra`: every benchmark under tests/perf (each *.sh but this
 # one).  Needs EBSIZE_BIN (set by `make perf`).  Prints figures; asserts
 # nothing about time.
 set -u

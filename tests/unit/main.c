@@ -79,6 +79,7 @@ int main(void)
 	test_data();
 	test_billing();
 	test_scan_k8s();
+	test_batch();
 	cleanup();
 	printf("# unit: %d checks, %d failed\n", test_n, test_failed);
 	return test_failed ? 1 : 0;

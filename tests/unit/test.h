@@ -46,5 +46,6 @@ void test_report(void);
 void test_data(void);
 void test_billing(void);
 void test_scan_k8s(void);
+void test_batch(void);
 
 #endif
