@@ -143,7 +143,8 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
-                bench_profile csv billing k8s offer_stream aws_config
+                bench_profile csv billing k8s offer_stream aws_config \
+                volumes metrics usage
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
@@ -161,6 +162,12 @@ fuzz_src_billing       := src/billing_parse.c src/billing_rules.c src/csv.c \
                           src/model.c src/strmap.c src/util.c
 fuzz_src_k8s           := src/inventory_parse.c src/json_walk.c src/scan_k8s.c src/scan.c \
                           src/model.c src/strmap.c src/csv.c src/util.c
+fuzz_src_volumes       := src/inventory_parse.c src/json_walk.c src/csv.c \
+                          src/model.c src/util.c
+fuzz_src_metrics       := src/metrics_parse.c src/inventory_parse.c \
+                          src/json_walk.c src/csv.c src/model.c src/util.c
+fuzz_src_usage         := src/inventory_parse.c src/json_walk.c src/csv.c \
+                          src/model.c src/util.c
 fuzz_len_fio_result    := 65536
 fuzz_len_fio_log       := 16384
 fuzz_len_pricing       := 65536
@@ -172,6 +179,9 @@ fuzz_len_billing       := 16384
 fuzz_len_k8s           := 65536
 fuzz_len_offer_stream  := 65536
 fuzz_len_aws_config    := 8192
+fuzz_len_volumes       := 65536
+fuzz_len_metrics       := 65536
+fuzz_len_usage         := 4096
 fuzz_seed_fio_result   := tests/fixtures/fio/*.json tests/fixtures/fio/*.json.txt
 fuzz_seed_fio_log      := tests/fixtures/fio/*.log
 fuzz_seed_pricing      := tests/fixtures/pricing-*.json
@@ -181,6 +191,11 @@ fuzz_seed_csv          := pricing/snapshot.csv
 fuzz_seed_billing      := tests/fixtures/billing/*.csv
 fuzz_seed_k8s          := tests/fixtures/scan/pv.json tests/fixtures/scan/sc.json \
                           tests/fixtures/k8s/*.json
+fuzz_seed_volumes      := tests/fixtures/describe-volumes-*.json \
+                          tests/fixtures/scan/inv-*.json
+fuzz_seed_metrics      := tests/fixtures/cloudwatch-*.json \
+                          tests/fixtures/scan/metrics.json
+fuzz_seed_usage        := tests/fixtures/scan/generated-usage.csv
 
 fuzz-build: $(FUZZ_BINS)
 
