@@ -1095,6 +1095,7 @@ static const struct cmd pricing_show_def = {
 
 static const struct cmd pricing_fetch_def = {
 	.name = "fetch",
+	.writes = "storing prices",
 	.run = cmd_pricing_fetch,
 	.args_size = sizeof(struct fetch_args),
 	.summary = "get the prices from AWS (Price List Query API or --bulk)",
@@ -1120,6 +1121,7 @@ static const struct cmd pricing_fetch_def = {
 
 static const struct cmd pricing_import_def = {
 	.name = "import",
+	.writes = "storing prices",
 	.run = cmd_pricing_import,
 	.args_size = sizeof(struct import_args),
 	.flags = CMD_NEEDS_DB,
