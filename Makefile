@@ -63,6 +63,12 @@ LIB_OBJS  := $(filter-out $(BUILD)/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%.o)
 EMBED_IN  := sql/schema.sql $(sort $(wildcard sql/seed/*.sql)) pricing/snapshot.csv
+# the parsers of outside input with a libFuzzer harness tests/fuzz/fuzz_NAME.c
+# (`make fuzz`); `make test` replays their seeds and kept findings
+FUZZ_NAMES := fio_result fio_log pricing instances burst_profile \
+              bench_profile csv billing k8s offer_stream aws_config \
+              volumes metrics usage
+REPLAY_BINS := $(FUZZ_NAMES:%=$(BUILD)/replay/fuzz_%)
 
 .PHONY: all test unit e2e deps install uninstall clean perf fmt help check-deps \
         fuzz fuzz-build lint man reports
@@ -105,9 +111,9 @@ $(BUILD)/test-unit: $(UNIT_OBJS) $(LIB_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
 
-test: all $(BUILD)/test-unit
+test: all $(BUILD)/test-unit $(REPLAY_BINS)
 	@EBSIZE_BIN=$(abspath $(BIN)) UNIT_BIN=$(abspath $(BUILD)/test-unit) \
-	  sh tests/run.sh
+	  FUZZ_REPLAY=$(abspath $(BUILD)/replay) sh tests/run.sh
 
 unit: $(BUILD)/test-unit
 	$(BUILD)/test-unit
@@ -142,9 +148,6 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 $(WARN) -Wno-format-nonliteral -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
-FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
-                bench_profile csv billing k8s offer_stream aws_config \
-                volumes metrics usage
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
@@ -203,6 +206,15 @@ fuzz-build: $(FUZZ_BINS)
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(fuzz_src_$$*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(fuzz_src_$*) $(FUZZ_CJSON) -lm
+
+# The same harnesses with tests/fuzz/replay.c's main instead of libFuzzer,
+# built by the ordinary compiler (and SANITIZE flags): `make test` replays
+# the seeds and every kept finding (tests/fuzz/regress/NAME/) through them.
+$(BUILD)/replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $$(fuzz_src_$$*) | $(BUILD)/gen/embedded.c
+	@mkdir -p $(@D)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Wno-missing-prototypes -o $@ $< \
+	  tests/fuzz/replay.c $(fuzz_src_$*) $(ALL_LDFLAGS) $(LIBS)
 
 # One fuzzer at a time (they each want a core): fuzz-run-NAME in turn.
 fuzz: $(FUZZ_BINS)
