@@ -326,10 +326,12 @@ static int one_volume(struct vol_walk *w, const char *p, const char *end,
 	cJSON *o;
 
 	o = json_arena_parse(p, end, e);
-	if (!o && json_arena_over())
+	/* the cap is on the record's text; the arena (16 times as much)
+	 * also stops a record of tiny values that would parse into far more */
+	if ((!o && json_arena_over()) || (o && (size_t)(*e - p) > INV_VOLUME_CAP))
 		return ebs_fail(w->err, EBS_ERR_TOO_BIG,
-				"cannot parse '%s': line %zu: volume record over %zu bytes",
-				w->name, line_at(w, p), INV_VOLUME_CAP);
+				"cannot parse '%s': line %zu: volume record larger than the limit of %zu MiB",
+				w->name, line_at(w, p), INV_VOLUME_CAP >> 20);
 	if (!o) {
 		const char *fail;
 
@@ -454,7 +456,7 @@ static int parse_whole(const char *name, const char *buf, size_t len,
 	const char *stop = NULL;
 
 	if (len > INV_SMALL_CAP)
-		return ebs_fail(err, EBS_ERR_TOO_BIG, "'%s' is over %zu MiB",
+		return ebs_fail(err, EBS_ERR_TOO_BIG, "'%s' is larger than the limit of %zu MiB",
 				name, INV_SMALL_CAP >> 20);
 	*out = cJSON_ParseWithLengthOpts(buf, len, &stop, 0);
 	if (!*out)

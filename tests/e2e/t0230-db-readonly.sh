@@ -120,6 +120,10 @@ if mount --bind "$T/src" "$T/ro" 2>/dev/null; then
 	if mount -o remount,bind,ro "$T/ro" 2>/dev/null; then
 		files "$T/src" >"$T/files.before"
 		readers_on "$T/ro/ebsize.db" "read-only mount"
+		run_raw --db "$T/ro/ebsize.db" -q report -o "$T/report"
+		expect_rc 0 "read-only mount: report exits 0"
+		[ -s "$T/report/index.html" ] && ok "read-only mount: report writes its page" ||
+			fail "read-only mount: report writes its page"
 		writers_on "$T/ro/ebsize.db" "read-only mount" \
 			"Read-only file system; commands that only read it still work"
 		files "$T/src" >"$T/files.after"
