@@ -9,6 +9,8 @@
 #   make reports                regenerate the example report in reports/ (committed)
 #   make perf                   the benchmarks under tests/perf
 #   make fuzz FUZZ_SECONDS=60   libFuzzer on the parsers (clang; build/fuzz/)
+#   make check-all              the gate CI runs: test, the sanitizer test,
+#                               valgrind memcheck, a fuzz smoke of every harness
 #   make fmt                    clang-format the sources
 #   make lint                   formatting, banned functions, layering
 #   make man                    the man page build/ebsize.1 (from the option tables)
@@ -71,7 +73,7 @@ FUZZ_NAMES := fio_result fio_log pricing instances burst_profile \
 REPLAY_BINS := $(FUZZ_NAMES:%=$(BUILD)/replay/fuzz_%)
 
 .PHONY: all test unit e2e deps install uninstall clean perf fmt help check-deps \
-        fuzz fuzz-build lint man reports
+        fuzz fuzz-build lint man reports check-all memcheck fuzz-smoke
 
 all: check-deps $(BIN)
 
@@ -231,6 +233,29 @@ fuzz-run-%: build/fuzz/fuzz_%
 	  build/fuzz/corpus/$* tests/fuzz/corpus/$* 2>build/fuzz/$*.log || \
 	  { tail -40 build/fuzz/$*.log; echo "fuzz: $* failed, see build/fuzz/$*.log" >&2; exit 1; }
 	@grep '^stat::number_of_executed_units' build/fuzz/$*.log
+
+# valgrind memcheck over a representative set of commands: no error, no
+# definite leak (tests/memcheck.sh).  The plain build: valgrind and ASan
+# do not mix.
+memcheck:
+	@if [ -n "$(SANITIZE)" ]; then echo "memcheck needs the plain build (no SANITIZE)" >&2; exit 2; fi
+	@$(MAKE) --no-print-directory all
+	@EBSIZE_BIN=$(abspath $(BIN)) sh tests/memcheck.sh
+
+# Every fuzz harness for FUZZ_SMOKE_SECONDS (14 harnesses: 2 minutes in all).
+FUZZ_SMOKE_SECONDS ?= 8
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+# The one gate (.ci/run): the whole suite (with the linear-time probes,
+# t9000), the suite again under ASan/UBSan, valgrind memcheck, and a short
+# run of every fuzz harness; each step's time is printed.
+check-all:
+	@for step in "test" "SANITIZE=address,undefined test" "memcheck" "fuzz-smoke"; do \
+	  t0=$$(date +%s); echo "check-all: make $$step"; \
+	  $(MAKE) --no-print-directory $$step || { echo "check-all: make $$step failed" >&2; exit 1; }; \
+	  echo "check-all: make $$step took $$(( $$(date +%s) - t0 )) s"; \
+	done; echo "check-all: every step passed"
 
 deps:
 	sh tools/deps.sh
