@@ -9,6 +9,8 @@
 #   make reports                regenerate the example report in reports/ (committed)
 #   make perf                   issue 14's performance table (tests/perf/perf.py)
 #   make fuzz FUZZ_SECONDS=60   libFuzzer on the parsers (clang; build/fuzz/)
+#   make check-all              the gate CI runs: test, the sanitizer test,
+#                               valgrind memcheck, a fuzz smoke of every harness
 #   make fmt                    clang-format the sources
 #   make lint                   formatting, banned functions, layering
 #   make man                    the man page build/ebsize.1 (from the option tables)
@@ -76,9 +78,15 @@ LIB_OBJS  := $(filter-out $(BUILD)/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%.o)
 EMBED_IN  := sql/schema.sql $(sort $(wildcard sql/seed/*.sql)) pricing/snapshot.csv
+# the parsers of outside input with a libFuzzer harness tests/fuzz/fuzz_NAME.c
+# (`make fuzz`); `make test` replays their seeds and kept findings
+FUZZ_NAMES := fio_result fio_log pricing instances burst_profile \
+              bench_profile csv billing k8s offer_stream aws_config \
+              volumes metrics usage
+REPLAY_BINS := $(FUZZ_NAMES:%=$(BUILD)/replay/fuzz_%)
 
 .PHONY: all test unit e2e deps install uninstall clean perf perf-extra fmt help check-deps \
-        fuzz fuzz-build lint man reports
+        fuzz fuzz-build lint man reports check-all memcheck fuzz-smoke
 
 all: check-deps $(BIN)
 
@@ -118,9 +126,9 @@ $(BUILD)/test-unit: $(UNIT_OBJS) $(LIB_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
 
-test: all $(BUILD)/test-unit
+test: all $(BUILD)/test-unit $(REPLAY_BINS)
 	@EBSIZE_BIN=$(abspath $(BIN)) UNIT_BIN=$(abspath $(BUILD)/test-unit) \
-	  sh tests/run.sh
+	  FUZZ_REPLAY=$(abspath $(BUILD)/replay) sh tests/run.sh
 
 unit: $(BUILD)/test-unit
 	$(BUILD)/test-unit
@@ -176,8 +184,6 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                 $(WARN) -Wno-format-nonliteral -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CJSON   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
-FUZZ_NAMES   := fio_result fio_log pricing instances burst_profile \
-                bench_profile csv billing k8s offer_stream aws_config batch
 FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # per NAME: the sources it links, -max_len, seed files from the fixtures
 fuzz_src_fio_result    := src/fio_parse.c src/bench_analysis.c src/burst.c \
@@ -196,6 +202,12 @@ fuzz_src_billing       := src/billing_parse.c src/billing_rules.c src/csv.c \
                           src/model.c src/strmap.c src/util.c
 fuzz_src_k8s           := src/inventory_parse.c src/json_walk.c src/scan_k8s.c src/scan.c \
                           src/model.c src/strmap.c src/csv.c src/util.c
+fuzz_src_volumes       := src/inventory_parse.c src/json_walk.c src/csv.c \
+                          src/model.c src/util.c
+fuzz_src_metrics       := src/metrics_parse.c src/inventory_parse.c \
+                          src/json_walk.c src/csv.c src/model.c src/util.c
+fuzz_src_usage         := src/inventory_parse.c src/json_walk.c src/csv.c \
+                          src/model.c src/util.c
 fuzz_len_fio_result    := 65536
 fuzz_len_fio_log       := 16384
 fuzz_len_pricing       := 65536
@@ -208,6 +220,9 @@ fuzz_len_k8s           := 65536
 fuzz_len_offer_stream  := 65536
 fuzz_len_aws_config    := 8192
 fuzz_len_batch         := 16384
+fuzz_len_volumes       := 65536
+fuzz_len_metrics       := 65536
+fuzz_len_usage         := 4096
 fuzz_seed_fio_result   := tests/fixtures/fio/*.json tests/fixtures/fio/*.json.txt
 fuzz_seed_fio_log      := tests/fixtures/fio/*.log
 fuzz_seed_pricing      := tests/fixtures/pricing-*.json
@@ -218,6 +233,11 @@ fuzz_seed_batch        := tests/fixtures/batch/*.jsonl tests/fixtures/batch/*.cs
 fuzz_seed_billing      := tests/fixtures/billing/*.csv
 fuzz_seed_k8s          := tests/fixtures/scan/pv.json tests/fixtures/scan/sc.json \
                           tests/fixtures/k8s/*.json
+fuzz_seed_volumes      := tests/fixtures/describe-volumes-*.json \
+                          tests/fixtures/scan/inv-*.json
+fuzz_seed_metrics      := tests/fixtures/cloudwatch-*.json \
+                          tests/fixtures/scan/metrics.json
+fuzz_seed_usage        := tests/fixtures/scan/generated-usage.csv
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -225,6 +245,15 @@ fuzz-build: $(FUZZ_BINS)
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(fuzz_src_$$*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(fuzz_src_$*) $(FUZZ_CJSON) -lm
+
+# The same harnesses with tests/fuzz/replay.c's main instead of libFuzzer,
+# built by the ordinary compiler (and SANITIZE flags): `make test` replays
+# the seeds and every kept finding (tests/fuzz/regress/NAME/) through them.
+$(BUILD)/replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $$(fuzz_src_$$*) | $(BUILD)/gen/embedded.c
+	@mkdir -p $(@D)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Wno-missing-prototypes -o $@ $< \
+	  tests/fuzz/replay.c $(fuzz_src_$*) $(ALL_LDFLAGS) $(LIBS)
 
 # One fuzzer at a time (they each want a core): fuzz-run-NAME in turn.
 fuzz: $(FUZZ_BINS)
@@ -241,6 +270,29 @@ fuzz-run-%: build/fuzz/fuzz_%
 	  build/fuzz/corpus/$* tests/fuzz/corpus/$* 2>build/fuzz/$*.log || \
 	  { tail -40 build/fuzz/$*.log; echo "fuzz: $* failed, see build/fuzz/$*.log" >&2; exit 1; }
 	@grep '^stat::number_of_executed_units' build/fuzz/$*.log
+
+# valgrind memcheck over a representative set of commands: no error, no
+# definite leak (tests/memcheck.sh).  The plain build: valgrind and ASan
+# do not mix.
+memcheck:
+	@if [ -n "$(SANITIZE)" ]; then echo "memcheck needs the plain build (no SANITIZE)" >&2; exit 2; fi
+	@$(MAKE) --no-print-directory all
+	@EBSIZE_BIN=$(abspath $(BIN)) sh tests/memcheck.sh
+
+# Every fuzz harness for FUZZ_SMOKE_SECONDS (14 harnesses: 2 minutes in all).
+FUZZ_SMOKE_SECONDS ?= 8
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+# The one gate (.ci/run): the whole suite (with the linear-time probes,
+# t9000), the suite again under ASan/UBSan, valgrind memcheck, and a short
+# run of every fuzz harness; each step's time is printed.
+check-all:
+	@for step in "test" "SANITIZE=address,undefined test" "memcheck" "fuzz-smoke"; do \
+	  t0=$$(date +%s); echo "check-all: make $$step"; \
+	  $(MAKE) --no-print-directory $$step || { echo "check-all: make $$step failed" >&2; exit 1; }; \
+	  echo "check-all: make $$step took $$(( $$(date +%s) - t0 )) s"; \
+	done; echo "check-all: every step passed"
 
 deps:
 	sh tools/deps.sh

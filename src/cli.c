@@ -330,7 +330,8 @@ int cli_open_db(struct cli_ctx *ctx)
 	if (ctx->db)
 		return 0;
 	if ((rc = db_resolve_path(ctx->db_path_opt, &path, &is_default, err)) ||
-	    (rc = db_open(path, is_default, &ctx->db, err))) {
+	    (rc = db_open_as(path, is_default, ctx->cmd ? ctx->cmd->writes : NULL,
+			     &ctx->db, err))) {
 		msg_error("%s", err);
 		free(path);
 		return 1;

@@ -152,6 +152,7 @@ out:
 
 const struct cmd bench_import_def = {
 	.name = "import",
+	.writes = "storing benchmark runs",
 	.run = cmd_bench_import,
 	.args_size = sizeof(struct import_args),
 	.flags = CMD_NEEDS_DB,

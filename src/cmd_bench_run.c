@@ -478,6 +478,7 @@ out:
 
 const struct cmd bench_run_def = {
 	.name = "run",
+	.writes = "storing a benchmark run",
 	.run = cmd_bench_run,
 	.args_size = sizeof(struct run_args),
 	.flags = CMD_NEEDS_DB,
@@ -493,6 +494,7 @@ const struct cmd bench_run_def = {
 
 const struct cmd bench_resume_def = {
 	.name = "resume",
+	.writes = "storing a benchmark run",
 	.run = cmd_bench_resume,
 	.flags = CMD_NEEDS_DB,
 	.summary = "continue an interrupted run with its next phase",

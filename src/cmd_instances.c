@@ -218,6 +218,7 @@ static const struct cmd instances_show_def = {
 
 static const struct cmd instances_import_def = {
 	.name = "import",
+	.writes = "storing instance limits",
 	.run = cmd_instances_import,
 	.flags = CMD_NEEDS_DB,
 	.summary = "store the limits in 'aws ec2 describe-instance-types' output",

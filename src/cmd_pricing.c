@@ -23,6 +23,7 @@
 #include "ebsize/http.h"
 #include "ebsize/model.h"
 #include "ebsize/msg.h"
+#include "ebsize/outfile.h"
 #include "ebsize/price_sheet.h"
 #include "ebsize/pricing.h"
 #include "ebsize/util.h"
@@ -293,6 +294,7 @@ static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *f
 	co.nrequire = fo->nregions;
 	co.require_all = a->all;
 	co.accept_changes = a->accept;
+	outfile_on_interrupt(NULL);   /* storing: a signal now is not "nothing" */
 	rc = db_prices_commit(ctx->db, pl, &co, rep, err);
 	if (rc)
 		msg_error("fetched prices from '%s' not stored: %s", fo->endpoint, err);
@@ -473,6 +475,7 @@ static int store_bulk(struct cli_ctx *ctx, const struct fetch_args *a,
 		co[i].nrequire = 1;
 		co[i].accept_changes = a->accept;
 	}
+	outfile_on_interrupt(NULL);   /* storing: a signal now is not "nothing" */
 	rc = db_prices_commit_many(ctx->db, pls, co, res->n, reps, err);
 	if (rc)
 		msg_error("bulk prices not stored: %s", err);
@@ -651,13 +654,19 @@ static int fetch_check(struct cli_ctx *ctx, void *args)
 static int cmd_pricing_fetch(struct cli_ctx *ctx, void *args)
 {
 	struct fetch_args *a = args;
+	int rc;
 
 	a->start_ms = http_now_ms();
 	if (a->explain)
 		return explain_credentials(ctx, a);   /* no database needed */
 	if (cli_open_db(ctx))
 		return EXIT_RUNTIME;
-	return a->bulk ? fetch_bulk(ctx, a) : fetch(ctx, a);
+	/* until the storing starts, Ctrl-C or SIGTERM leaves the database
+	 * as it was, and says so */
+	outfile_on_interrupt("error: interrupted: no prices stored\n");
+	rc = a->bulk ? fetch_bulk(ctx, a) : fetch(ctx, a);
+	outfile_on_interrupt(NULL);
+	return rc;
 }
 
 /* ------------------------------------------------------------ import */
@@ -1096,6 +1105,7 @@ static const struct cmd pricing_show_def = {
 
 static const struct cmd pricing_fetch_def = {
 	.name = "fetch",
+	.writes = "storing prices",
 	.run = cmd_pricing_fetch,
 	.args_size = sizeof(struct fetch_args),
 	.summary = "get the prices from AWS (Price List Query API or --bulk)",
@@ -1121,6 +1131,7 @@ static const struct cmd pricing_fetch_def = {
 
 static const struct cmd pricing_import_def = {
 	.name = "import",
+	.writes = "storing prices",
 	.run = cmd_pricing_import,
 	.args_size = sizeof(struct import_args),
 	.flags = CMD_NEEDS_DB,

@@ -33,10 +33,13 @@ int scan_input_open(struct scan_input *in, const char *name, size_t cap, char *e
 	if (strcmp(name, "-") && (fd = open(name, O_RDONLY)) >= 0) {
 		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 			if ((size_t)st.st_size > cap) {
+				char limit[32];
+
 				close(fd);
+				fmt_cap(limit, sizeof(limit), cap);
 				return ebs_fail(err, EBS_ERR_TOO_BIG,
-						"'%s' is over the %zu MiB limit",
-						name, cap >> 20);
+						"'%s' is larger than the limit of %s",
+						name, limit);
 			}
 			in->data = mmap(NULL, (size_t)st.st_size, PROT_READ,
 					MAP_PRIVATE, fd, 0);

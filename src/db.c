@@ -25,8 +25,78 @@
 
 /* ------------------------------------------------------------ helpers */
 
+/* How long a writer waits for another's lock before giving up. */
+#define DB_BUSY_TIMEOUT_MS 10000
+
+/* What a failed SQLite call was doing to the files, by its extended code. */
+enum io_kind { IO_OTHER, IO_READ, IO_WRITE, IO_SHM, IO_BUSY };
+
+static enum io_kind io_kind(int ext)
+{
+	switch (ext) {
+	case SQLITE_IOERR_READ:
+	case SQLITE_IOERR_SHORT_READ:
+		return IO_READ;
+	case SQLITE_IOERR_SHMOPEN:
+	case SQLITE_IOERR_SHMSIZE:
+	case SQLITE_IOERR_SHMMAP:
+	case SQLITE_IOERR_SHMLOCK:
+	case SQLITE_READONLY_CANTINIT:
+		return IO_SHM;
+	default:
+		break;
+	}
+	switch (ext & 0xff) {
+	case SQLITE_FULL:
+	case SQLITE_IOERR:
+	case SQLITE_READONLY:
+		return IO_WRITE;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return IO_BUSY;
+	default:
+		return IO_OTHER;
+	}
+}
+
+/* msg, then the system's reason when SQLite kept one. */
+static int io_message(struct db *db, int ext, const char *msg, char *err)
+{
+	int sys = sqlite3_system_errno(db->h);
+	const char *doing = db->doing ? db->doing : "reading";
+	char why[EBS_ERRLEN];
+
+	if (sys && (ext & 0xff) != SQLITE_BUSY)
+		xsnprintf(why, sizeof(why), "%s (%s)", msg, strerror(sys));
+	else
+		xsnprintf(why, sizeof(why), "%s", msg);
+	switch (io_kind(ext)) {
+	case IO_SHM:
+		return ebs_fail(err, EBS_ERR_DB,
+				"cannot write '%s-shm', the database's shared-memory file (%s): %s",
+				db->path, doing, why);
+	case IO_WRITE:
+		return ebs_fail(err, EBS_ERR_DB, "cannot write the database '%s' (%s): %s",
+				db->path, doing, why);
+	case IO_READ:
+		return ebs_fail(err, EBS_ERR_DB, "cannot read the database '%s' (%s): %s",
+				db->path, doing, why);
+	case IO_BUSY:
+		return ebs_fail(err, EBS_ERR_DB,
+				"cannot write the database '%s' (%s): another process kept it locked for %d s; try again when it is done",
+				db->path, doing, DB_BUSY_TIMEOUT_MS / 1000);
+	case IO_OTHER:
+		break;
+	}
+	return -1;
+}
+
 int db_fail(struct db *db, char *err, const char *what)
 {
+	int ext = sqlite3_extended_errcode(db->h);
+
+	if (io_kind(ext) != IO_OTHER)
+		return io_message(db, ext, sqlite3_errmsg(db->h), err);
 	return ebs_fail(err, EBS_ERR_DB, "database '%s': %s: %s", db->path,
 			what, sqlite3_errmsg(db->h));
 }
@@ -62,8 +132,13 @@ int db_exec(struct db *db, const char *sql, char *err)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		ebs_fail(err, EBS_ERR_DB, "database '%s': %s", db->path,
-			 msg ? msg : sqlite3_errmsg(db->h));
+		int ext = sqlite3_extended_errcode(db->h);
+
+		if (io_kind(ext) != IO_OTHER)
+			io_message(db, ext, msg ? msg : sqlite3_errmsg(db->h), err);
+		else
+			ebs_fail(err, EBS_ERR_DB, "database '%s': %s", db->path,
+				 msg ? msg : sqlite3_errmsg(db->h));
 		sqlite3_free(msg);
 		return EBS_ERR_DB;
 	}
@@ -366,20 +441,141 @@ static void db_configure(void)
 	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
 }
 
-int db_open(const char *path, int create_dirs, struct db **out, char *err)
+/* 0 when the directory of path can take new files, else the errno. */
+static int dir_unwritable(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int e = 0;
+
+	if (!slash)
+		xsnprintf(dir, strlen(dir) + 1, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK))
+		e = errno ? errno : EACCES;
+	free(dir);
+	return e;
+}
+
+/*
+ * The "file:" URI of path (sqlite3_open_v2 with SQLITE_OPEN_URI), read
+ * only; immutable: SQLite takes no lock and creates no -shm or -wal file
+ * (the directory cannot hold them), and reads the file as it is.  The
+ * characters a URI gives meaning to are percent-encoded; an absolute path
+ * goes after "//localhost" so that "//x" is never taken for a host.
+ */
+static char *ro_uri(const char *path, int immutable)
+{
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
+
+	sbuf_addstr(&sb, path[0] == '/' ? "file://localhost" : "file:");
+	for (const char *p = path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			sbuf_addf(&sb, "%%%02X", (unsigned char)*p);
+		else
+			sbuf_add(&sb, p, 1);
+	}
+	sbuf_addstr(&sb, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+	return sbuf_detach(&sb, NULL);
+}
+
+/* Non-zero when path's write-ahead log holds frames not yet written
+ * back (an immutable open would not see them). */
+static int wal_pending(const char *path)
+{
+	char *wal = xstrfmt("%s-wal", path);
+	struct stat sb;
+	int pending = !stat(wal, &sb) && sb.st_size > 0;
+
+	free(wal);
+	return pending;
+}
+
+/*
+ * A database this process cannot write (a read-only file, directory or
+ * mount), for a command that only reads: opened read-only, immutable when
+ * the directory cannot hold the -shm file WAL readers need.  It must
+ * already be an ebsize database of the current schema: creating, seeding
+ * and upgrading all write.
+ */
+static int open_readonly(struct db *db, int dir_errno, int file_errno,
+			 char *err)
+{
+	int immutable = dir_errno && !wal_pending(db->path);
+	char *uri = ro_uri(db->path, immutable);
+	const char *why = strerror(file_errno ? file_errno : dir_errno);
+	long long version = 0;
+	int rc, fresh = 0;
+
+	db->readonly = 1;
+	rc = sqlite3_open_v2(uri, &db->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+			     SQLITE_OPEN_NOFOLLOW, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return ebs_fail(err, EBS_ERR_IO, "cannot open database '%s' read-only: %s",
+				db->path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
+	sqlite3_extended_result_codes(db->h, 0);
+	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
+	if ((rc = inspect(db, &fresh, err))) {
+		if (dir_errno && !immutable)
+			return ebs_fail(err, EBS_ERR_DB,
+					"cannot read the database '%s': its write-ahead log '%s-wal' holds changes not yet written back, and its directory cannot be written (%s); open it once where it can, or copy it with its -wal file",
+					db->path, db->path, why);
+		return rc;
+	}
+	if (fresh)
+		return ebs_fail(err, EBS_ERR_SCHEMA,
+				"database '%s' is empty, and cannot be written to create it (%s)",
+				db->path, why);
+	if ((rc = read_int(db, "PRAGMA user_version", &version, err)))
+		return rc;
+	if (version < DB_SCHEMA_VERSION)
+		return ebs_fail(err, EBS_ERR_SCHEMA,
+				"database '%s' has schema version %lld and needs upgrading to %d, which means writing it: %s",
+				db->path, version, DB_SCHEMA_VERSION, why);
+	return db_exec(db, "PRAGMA foreign_keys = ON", err);
+}
+
+int db_open_as(const char *path, int create_dirs, const char *writing,
+	       struct db **out, char *err)
 {
 	struct db *db;
-	int rc, fresh = 0;
+	int rc, fresh = 0, file_errno = 0, dir_errno = 0;
 	struct stat sb;
 
 	*out = NULL;
 	db_configure();
 	if (create_dirs && (rc = mkdir_parents(path, err)))
 		return rc;
-	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
-		return ebs_fail(err, EBS_ERR_IO, "database '%s' is a directory", path);
+	if (!stat(path, &sb)) {
+		if (S_ISDIR(sb.st_mode))
+			return ebs_fail(err, EBS_ERR_IO, "database '%s' is a directory", path);
+		/* an existing file: can this process write it, and its
+		 * journal (-wal, -shm) beside it? */
+		if (access(path, W_OK))
+			file_errno = errno ? errno : EACCES;
+		dir_errno = dir_unwritable(path);
+	}
+	if ((file_errno || dir_errno) && writing) {
+		if (file_errno)
+			return ebs_fail(err, EBS_ERR_IO,
+					"cannot write the database '%s' (%s): %s; commands that only read it still work",
+					path, writing, strerror(file_errno));
+		return ebs_fail(err, EBS_ERR_IO,
+				"cannot write the database '%s' (%s): its directory cannot be written (%s), and SQLite keeps its journal there; commands that only read it still work",
+				path, writing, strerror(dir_errno));
+	}
 	db = xcalloc(1, sizeof(*db));
 	db->path = xstrdup(path);
+	db->doing = writing ? writing : "reading";
+	if (file_errno || dir_errno) {
+		if ((rc = open_readonly(db, dir_errno, file_errno, err)))
+			goto fail;
+		*out = db;
+		return EBS_OK;
+	}
 	if (sqlite3_open_v2(path, &db->h,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
@@ -391,7 +587,7 @@ int db_open(const char *path, int create_dirs, struct db **out, char *err)
 		goto fail;
 	}
 	sqlite3_extended_result_codes(db->h, 0);
-	sqlite3_busy_timeout(db->h, 10000);
+	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
 	if ((rc = inspect(db, &fresh, err)))
 		goto fail;
 	if ((rc = db_exec(db, "PRAGMA foreign_keys = ON", err)))
@@ -416,6 +612,16 @@ void db_read_end(struct db *db)
 {
 	if (db && !sqlite3_get_autocommit(db->h))
 		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+}
+
+int db_open(const char *path, int create_dirs, struct db **out, char *err)
+{
+	return db_open_as(path, create_dirs, "writing", out, err);
+}
+
+int db_readonly(const struct db *db)
+{
+	return db->readonly;
 }
 
 void db_close(struct db *db)

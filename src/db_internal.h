@@ -28,6 +28,11 @@ struct db {
 	sqlite3 *h;
 	char *path;
 	sqlite3_stmt *kept[DB_KEPT_COUNT];
+	/* what a failed write was for, in messages ("storing prices"):
+	 * the command's, or "reading" for a command that only reads */
+	const char *doing;
+	int readonly;      /* opened read-only (the file or its directory
+			      cannot be written) */
 };
 
 /* Prepare sql; on failure write "database 'PATH': MSG" into err. */
@@ -43,7 +48,13 @@ int db_prepare_kept(struct db *db, enum db_kept slot, const char *sql,
 void db_unkeep(sqlite3_stmt *st);
 /* Run statements without results; same error convention. */
 int db_exec(struct db *db, const char *sql, char *err);
-/* Format the current SQLite error into err and return EBS_ERR_DB. */
+/*
+ * Format the current SQLite error into err and return EBS_ERR_DB.  A
+ * failure to write (a full disk, an I/O error, a lock held too long, the
+ * -shm file) names the file and what was being done -- "cannot write the
+ * database 'PATH' (storing prices): database or disk is full (No space
+ * left on device)" --; anything else reads "database 'PATH': WHAT: MSG".
+ */
 int db_fail(struct db *db, char *err, const char *what);
 /* Column text or "" (never NULL). */
 const char *db_text(sqlite3_stmt *st, int col);

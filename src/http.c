@@ -537,8 +537,11 @@ int http_perform(struct http *hc, const struct http_request *r,
 	if (x.aborted)
 		return HTTP_ABORTED;
 	if (x.too_big || c == CURLE_FILESIZE_EXCEEDED) {
+		char limit[32];
+
+		fmt_cap(limit, sizeof(limit), r->max_body ? r->max_body : (16u << 20));
 		xsnprintf(resp->reason, sizeof(resp->reason),
-			  "response larger than the limit of %zu MiB", r->max_body >> 20);
+			  "response larger than the limit of %s", limit);
 		return HTTP_TOO_BIG;
 	}
 	if (c != CURLE_OK)

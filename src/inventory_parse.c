@@ -60,9 +60,26 @@ static const char *shown(const char *s, char *buf, size_t n)
 {
 	size_t i = 0;
 
-	for (; s && *s && i + 4 < n && i < 64; s++)
-		buf[i++] = ((unsigned char)*s < 0x20 || *s == '\'' || *s == 0x7f) ?
-			'?' : *s;
+	for (; s && *s && i + 4 < n && i < 64; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		/* a C1 control in its UTF-8 form (U+0080..U+009F: U+009B is
+		 * a terminal's CSI) is one '?' too */
+		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+		    (unsigned char)s[1] <= 0x9f) {
+			buf[i++] = '?';
+			s++;
+			continue;
+		}
+		buf[i++] = (c < 0x20 || c == '\'' || c == 0x7f) ? '?' : (char)c;
+	}
+	/* cut short: never in the middle of a character */
+	if (s && *s && ((unsigned char)*s & 0xc0) == 0x80) {
+		while (i && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i && (unsigned char)buf[i - 1] >= 0xc0)
+			i--;
+	}
 	if (s && *s && i + 4 < n) {
 		memcpy(buf + i, "...", 3);
 		i += 3;
@@ -309,10 +326,12 @@ static int one_volume(struct vol_walk *w, const char *p, const char *end,
 	cJSON *o;
 
 	o = json_arena_parse(p, end, e);
-	if (!o && json_arena_over())
+	/* the cap is on the record's text; the arena (16 times as much)
+	 * also stops a record of tiny values that would parse into far more */
+	if ((!o && json_arena_over()) || (o && (size_t)(*e - p) > INV_VOLUME_CAP))
 		return ebs_fail(w->err, EBS_ERR_TOO_BIG,
-				"cannot parse '%s': line %zu: volume record over %zu bytes",
-				w->name, line_at(w, p), INV_VOLUME_CAP);
+				"cannot parse '%s': line %zu: volume record larger than the limit of %zu MiB",
+				w->name, line_at(w, p), INV_VOLUME_CAP >> 20);
 	if (!o) {
 		const char *fail;
 
@@ -437,7 +456,7 @@ static int parse_whole(const char *name, const char *buf, size_t len,
 	const char *stop = NULL;
 
 	if (len > INV_SMALL_CAP)
-		return ebs_fail(err, EBS_ERR_TOO_BIG, "'%s' is over %zu MiB",
+		return ebs_fail(err, EBS_ERR_TOO_BIG, "'%s' is larger than the limit of %zu MiB",
 				name, INV_SMALL_CAP >> 20);
 	*out = cJSON_ParseWithLengthOpts(buf, len, &stop, 0);
 	if (!*out)

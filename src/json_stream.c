@@ -137,6 +137,9 @@ static int emit(struct json_stream *js, enum js_event ev, int depth,
 	struct js_token t = { ev, depth, s ? s : "", len, js->line };
 	int rc;
 
+	/* nothing after an error: a value cut at the cap is never handed on */
+	if (js->err_code)
+		return -1;
 	if (js->mute >= 0)
 		return JS_GO;
 	rc = js->fn(js->arg, &t, js->err);
@@ -386,8 +389,10 @@ static const char *string_run(struct json_stream *js, const char *p,
 		}
 		while (q < end && str_plain[(unsigned char)*q])
 			q++;
-		if (q > p && js->mute < 0 && sbuf_add(&js->text, p, (size_t)(q - p)))
+		if (q > p && js->mute < 0 && sbuf_add(&js->text, p, (size_t)(q - p))) {
 			too_long(js);
+			break;
+		}
 		p = q;
 		if (p == end)
 			break;

@@ -234,9 +234,26 @@ static const char *shown(const char *s, char *buf, size_t n)
 {
 	size_t i = 0;
 
-	for (; s && *s && i + 4 < n && i < 64; s++)
-		buf[i++] = ((unsigned char)*s < 0x20 || *s == '\'' || *s == 0x7f) ?
-			'?' : *s;
+	for (; s && *s && i + 4 < n && i < 64; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		/* a C1 control in its UTF-8 form (U+0080..U+009F: U+009B is
+		 * a terminal's CSI) is one '?' too */
+		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+		    (unsigned char)s[1] <= 0x9f) {
+			buf[i++] = '?';
+			s++;
+			continue;
+		}
+		buf[i++] = (c < 0x20 || c == '\'' || c == 0x7f) ? '?' : (char)c;
+	}
+	/* cut short: never in the middle of a character */
+	if (s && *s && ((unsigned char)*s & 0xc0) == 0x80) {
+		while (i && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i && (unsigned char)buf[i - 1] >= 0xc0)
+			i--;
+	}
 	if (s && *s && i + 4 < n) {
 		memcpy(buf + i, "...", 3);
 		i += 3;

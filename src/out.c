@@ -7,6 +7,15 @@
  * invalid UTF-8 is replaced, numbers are written so they read back exactly,
  * non-finite numbers become null.  CSV is one table, quoted per RFC 4180,
  * with spreadsheet formulas in text cells defused.
+ *
+ * Text from outside (names, tags, labels) never drives a terminal: no
+ * format writes a control character raw.  C0 controls, DEL and the C1
+ * controls (U+0080..U+009F, in their UTF-8 form too) are shown as \xHH,
+ * \r, \n, \t or \u00HH (util.c's sbuf_add_visible) in table and md, and
+ * in CSV, which keeps only newline and tab (inside quotes); JSON escapes
+ * them as \u00HH.  Markdown also escapes what would make markup (HTML
+ * tags and entities, links, emphasis, code) so that a pasted table
+ * renders the text.
  */
 #include "ebsize/out.h"
 
@@ -838,6 +847,12 @@ static void json_string(FILE *f, const char *s)
 		} else if (*p < 0x20 || *p == 0x7F) {
 			snprintf(u, sizeof(u), "\\u%04x", *p++);
 			jputs(f, u);
+		} else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {
+			/* a C1 control (U+0080..U+009F): valid JSON raw, but
+			 * a terminal acts on it (U+009B is CSI) */
+			snprintf(u, sizeof(u), "\\u%04x", p[1]);
+			jputs(f, u);
+			p += 2;
 		} else if ((n = out_utf8_seq(p)) != 0) {
 			while (n--)
 				putc_unlocked(*p++, f);
@@ -1095,7 +1110,7 @@ static void render_json(const struct out_doc *doc, FILE *f)
 
 /* ------------------------------------------------------------ CSV */
 
-static void csv_field(FILE *f, const char *s, int is_text)
+static void csv_field_raw(FILE *f, const char *s, int is_text)
 {
 	int quote = strpbrk(s, ",\"\r\n") != NULL;
 	/* a text cell starting like a formula is defused with a quote mark */
@@ -1119,6 +1134,25 @@ static void csv_field(FILE *f, const char *s, int is_text)
 		putc_unlocked(*s, f);
 	}
 	putc_unlocked('"', f);
+}
+
+/*
+ * A CSV field: control characters but newline and tab made visible first
+ * (\xHH, \r, \u00HH as sbuf_add_visible writes them), so that `cat` of
+ * the file cannot drive a terminal; a backslash of the data itself is
+ * written as it is (JSON carries the exact text).
+ */
+static void csv_field(FILE *f, const char *s, int is_text)
+{
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
+
+	if (!str_has_controls(s, 1)) {
+		csv_field_raw(f, s, is_text);
+		return;
+	}
+	sbuf_add_visible(&sb, s, 1);
+	csv_field_raw(f, sb.buf ? sb.buf : "", is_text);
+	sbuf_release(&sb);
 }
 
 static int csv_visible(const struct out_table *t)
@@ -1313,74 +1347,132 @@ static void pad(FILE *f, size_t n)
 		fputc(' ', f);
 }
 
-static void md_cell(FILE *f, const char *s)
+/*
+ * s as the table and md formats show it: every control character visible
+ * (newline and tab too: a cell stays one line), in sb; s itself when it
+ * has none.
+ */
+static const char *shown(const char *s, struct sbuf *sb)
 {
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
+	if (!str_has_controls(s, 0))
+		return s;
+	sbuf_reset(sb);
+	sbuf_add_visible(sb, s, 0);
+	return sb->buf ? sb->buf : "";
+}
+
+static int ascii_alnum(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * Text in Markdown (GitHub's flavour: CommonMark and its tables) that
+ * renders as exactly that text: HTML-significant characters as entities
+ * (no tag, comment or entity of the input survives: `<script>`,
+ * `<img onerror=...>`), and backslash escapes for the characters that
+ * make markup inline -- `|` (a cell's end), `\`, brackets (so `[x](javascript:...)`
+ * is no link), backquotes, `*`, `~`, and `_` unless between letters or
+ * digits (where it cannot emphasise: snake_case stays readable).  Quotes
+ * need nothing once no tag can open.  s is already free of control
+ * characters (shown()).
+ */
+static void md_text(FILE *f, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		switch (*p) {
+		case '<': fputs("&lt;", f); continue;
+		case '>': fputs("&gt;", f); continue;
+		case '&': fputs("&amp;", f); continue;
+		case '_':
+			if (p > s && ascii_alnum((unsigned char)p[-1]) &&
+			    ascii_alnum((unsigned char)p[1]))
+				break;
+			/* fallthrough */
+		case '|': case '\\': case '[': case ']': case '`': case '*':
+		case '~':
+			fputc('\\', f);
+			break;
+		default:
+			break;
+		}
+		fputc(*p, f);
 	}
+}
+
+/* One piece of human text: shown, then Markdown-escaped for md. */
+static void human_text(FILE *f, const char *s, int md, struct sbuf *sb)
+{
+	const char *v = shown(s, sb);
+
+	if (md)
+		md_text(f, v);
+	else
+		fputs(v, f);
 }
 
 static void render_record(const struct out_table *t, FILE *f, int md)
 {
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
 	size_t w = 0;
 	char buf[512];
 
 	for (size_t c = 0; c < t->ncols; c++)
-		if (text_width(t->cols[c].title) > w)
-			w = text_width(t->cols[c].title);
+		if (text_width(shown(t->cols[c].title, &sb)) > w)
+			w = text_width(shown(t->cols[c].title, &sb));
 	if (md) {
 		fputs("| field | value |\n|---|---|\n", f);
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		const struct cell *cl = out_cell_at(t, 0, c);
 
-		if (cl->kind == CELL_STR && strlen(cl->s) >= sizeof(buf))
-			xsnprintf(buf, sizeof(buf), "%s", cl->s);
-		else
-			out_cell_display(cl, t->cols[c].style, buf, sizeof(buf));
+		out_cell_display(cl, t->cols[c].style, buf, sizeof(buf));
 		if (md) {
 			fputs("| ", f);
-			md_cell(f, t->cols[c].title);
+			human_text(f, t->cols[c].title, 1, &sb);
 			fputs(" | ", f);
-			md_cell(f, buf);
+			human_text(f, buf, 1, &sb);
 			fputs(" |\n", f);
 		} else {
-			fprintf(f, "  %s:", t->cols[c].title);
-			pad(f, w - text_width(t->cols[c].title) + 1);
-			fprintf(f, "%s\n", buf);
+			const char *title = shown(t->cols[c].title, &sb);
+
+			fprintf(f, "  %s:", title);
+			pad(f, w - text_width(title) + 1);
+			fprintf(f, "%s\n", shown(buf, &sb));
 		}
 	}
+	sbuf_release(&sb);
 }
 
 static void render_list(const struct out_table *t, FILE *f, int md)
 {
-	size_t *w = xcalloc(t->ncols, sizeof(*w));
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
+	size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
 	char buf[512];
 
 	for (size_t c = 0; c < t->ncols; c++)
-		w[c] = text_width(t->cols[c].title);
-	for (size_t r = 0; r < t->nrows; r++)
+		w[c] = text_width(shown(t->cols[c].title, &sb));
+	for (size_t r = 0; r < t->nrows && !md; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
+			size_t cw;
+
 			out_cell_display(out_cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
-			if (text_width(buf) > w[c])
-				w[c] = text_width(buf);
+			if ((cw = text_width(shown(buf, &sb))) > w[c])
+				w[c] = cw;
 		}
 	for (size_t c = 0; c < t->ncols; c++) {
 		int right = is_numeric_style(t->cols[c].style);
-		size_t gap = w[c] - text_width(t->cols[c].title);
+		const char *title = shown(t->cols[c].title, &sb);
+		size_t gap = w[c] - text_width(title);
 
 		fputs(md ? "| " : (c ? "  " : ""), f);
 		if (right && !md)
 			pad(f, gap);
 		if (md)
-			md_cell(f, t->cols[c].title);
+			md_text(f, title);
 		else
-			fputs(t->cols[c].title, f);
+			fputs(title, f);
 		if (!right && !md && c + 1 < t->ncols)
 			pad(f, gap);
 		if (md)
@@ -1400,17 +1492,19 @@ static void render_list(const struct out_table *t, FILE *f, int md)
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			int right = is_numeric_style(t->cols[c].style);
+			const char *v;
 			size_t gap;
 
 			out_cell_display(out_cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
-			gap = w[c] - text_width(buf);
+			v = shown(buf, &sb);
+			gap = md ? 0 : w[c] - text_width(v);
 			fputs(md ? "| " : (c ? "  " : ""), f);
 			if (right && !md)
 				pad(f, gap);
 			if (md)
-				md_cell(f, buf);
+				md_text(f, v);
 			else
-				fputs(buf, f);
+				fputs(v, f);
 			if (!right && !md && c + 1 < t->ncols)
 				pad(f, gap);
 			if (md)
@@ -1419,31 +1513,33 @@ static void render_list(const struct out_table *t, FILE *f, int md)
 		fputs(md ? "|\n" : "\n", f);
 	}
 	free(w);
+	sbuf_release(&sb);
 }
 
-/* ![alt](path): brackets in alt escaped, URL-unsafe bytes of path
- * percent-encoded (spaces, parentheses, angle brackets, %, controls). */
+/* ![alt](path): alt as Markdown text, URL-unsafe bytes of path
+ * percent-encoded (spaces, parentheses, angle brackets, %, controls and
+ * every byte of a non-ASCII character). */
 static void md_image(FILE *f, const char *alt, const char *path)
 {
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
+
 	fputs("![", f);
-	for (const char *s = alt; *s; s++) {
-		if (*s == '[' || *s == ']' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
+	human_text(f, alt, 1, &sb);
 	fputs("](", f);
 	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
 		if (*s <= ' ' || *s == '(' || *s == ')' || *s == '<' || *s == '>' || *s == '%' ||
-		    *s == 0x7f)
+		    *s >= 0x7f)
 			fprintf(f, "%%%02X", *s);
 		else
 			fputc(*s, f);
 	}
 	fputs(")\n", f);
+	sbuf_release(&sb);
 }
 
 static void render_human(const struct out_doc *doc, FILE *f, int md)
 {
+	struct sbuf sb = SBUF_INIT(SIZE_MAX);
 	int blocks = 0;
 
 	for (size_t i = 0; i < doc->n; i++) {
@@ -1453,8 +1549,11 @@ static void render_human(const struct out_doc *doc, FILE *f, int md)
 			continue;
 		if (blocks++)
 			fputc('\n', f);
-		if (t->title)
-			fprintf(f, md ? "### %s\n\n" : "%s\n", t->title);
+		if (t->title) {
+			fputs(md ? "### " : "", f);
+			human_text(f, t->title, md, &sb);
+			fputs(md ? "\n\n" : "\n", f);
+		}
 		if (t->is_record)
 			render_record(t, f, md);
 		else
@@ -1472,9 +1571,10 @@ static void render_human(const struct out_doc *doc, FILE *f, int md)
 			fputs("- ", f);
 		else
 			fputs("note: ", f);
-		fputs(doc->notes[i], f);
+		human_text(f, doc->notes[i], md, &sb);
 		fputc('\n', f);
 	}
+	sbuf_release(&sb);
 }
 
 /* ------------------------------------------------------------ streams */

@@ -40,6 +40,8 @@ static struct sigaction saved_xfsz;
 static char *volatile tmp_names[OUTFILE_MAX];
 static char *volatile gone_msgs[OUTFILE_MAX];
 static size_t nregistered;
+/* outfile_on_interrupt's message (NULL: none); read in the handler */
+static const char *volatile interrupt_msg;
 
 /* ------------------------------------------------------------ signals */
 
@@ -53,6 +55,9 @@ static void on_signal(int sig)
 					  strlen(gone_msgs[i])) < 0)
 			continue;   /* nothing more to do about stderr */
 	}
+	if (interrupt_msg && write(STDERR_FILENO, (const char *)interrupt_msg,
+				   strlen((const char *)interrupt_msg)) < 0)
+		interrupt_msg = NULL;
 	/* then do what the signal did before: usually, die of it */
 	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
 		if (caught[i] == sig)
@@ -107,7 +112,7 @@ static int register_tmp(struct outfile *of)
 		if (!tmp_names[i])
 			slot = i;
 	if (slot >= 0) {
-		if (!nregistered++)
+		if (!nregistered++ && !interrupt_msg)
 			install_handlers();
 		tmp_names[slot] = of->tmp;
 		gone_msgs[slot] = of->gone;
@@ -137,12 +142,25 @@ static int unregister_tmp(struct outfile *of, int rename_to_final)
 		tmp_names[of->slot] = NULL;
 		gone_msgs[of->slot] = NULL;
 		of->slot = -1;
-		if (!--nregistered)
+		if (!--nregistered && !interrupt_msg)
 			restore_handlers();
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	errno = saved_errno;
 	return rc;
+}
+
+void outfile_on_interrupt(const char *msg)
+{
+	sigset_t old;
+
+	block_signals(&old);
+	if (msg && !interrupt_msg && !nregistered)
+		install_handlers();
+	else if (!msg && interrupt_msg && !nregistered)
+		restore_handlers();
+	interrupt_msg = msg;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* ------------------------------------------------------------ files */

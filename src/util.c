@@ -305,9 +305,23 @@ void sbuf_release(struct sbuf *sb)
 
 /* ---------------------------------------------------------------- files */
 
+void fmt_cap(char *buf, size_t n, size_t cap)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB" };
+	size_t u = 0;
+
+	while (u + 1 < ARRAY_SIZE(unit) && cap >= 1024 && cap % 1024 == 0) {
+		cap /= 1024;
+		u++;
+	}
+	xsnprintf(buf, n, "%zu %s", cap, unit[u]);
+}
+
 int read_file_capped(const char *path, size_t cap, char **data, size_t *len,
 		     char *err)
 {
+	char limit[32];
+
 	struct sbuf sb = SBUF_INIT(cap);
 	char chunk[65536];
 	FILE *f;
@@ -321,9 +335,10 @@ int read_file_capped(const char *path, size_t cap, char **data, size_t *len,
 				strerror(errno));
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (sbuf_add(&sb, chunk, n)) {
+			fmt_cap(limit, sizeof(limit), cap);
 			rc = ebs_fail(err, EBS_ERR_TOO_BIG,
-				      "'%s' is larger than the limit of %zu MiB",
-				      path, cap >> 20);
+				      "'%s' is larger than the limit of %s",
+				      path, limit);
 			goto out;
 		}
 	}

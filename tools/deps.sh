@@ -7,10 +7,14 @@ set -e
 # python3-openpyxl: the workbook tests open ebsize's xlsx in a real
 # spreadsheet application (t50xx); libcurl4-openssl-dev: the curl headers
 # for the build (ebsize loads libcurl.so.4 at run time, only for `pricing
-# fetch`); time: GNU time for the memory checks of the streaming tests
+# fetch`); time: GNU time for the memory checks of the streaming tests;
+# cmark-gfm: GitHub's Markdown renderer, for the --format md tests (t0730);
+# valgrind: the memcheck step of `make check-all`; clang: `make fuzz` and
+# the fuzz smoke of `make check-all`
 PKGS="build-essential pkg-config libsqlite3-dev libcurl4-openssl-dev libcjson-dev
 libxlsxwriter-dev zlib1g-dev fio sqlite3 python3 python3-yaml curl jq clang-format groff-base man-db
-zsh fish chromium python3-pil libreoffice-calc-nogui python3-openpyxl awscli time"
+zsh fish chromium python3-pil libreoffice-calc-nogui python3-openpyxl awscli time
+cmark-gfm valgrind clang"
 # kubectl for the scan tests (t4020): Debian's kubernetes-client, unless a
 # kubectl is already installed (another package's /usr/bin/kubectl would
 # conflict with it)

@@ -76,6 +76,10 @@ struct cmd {
 	/* the tables of its result (--table, sheets), the default first;
 	 * "(records)" for one row of every field */
 	const char *tables;
+	/* what the command stores in the database ("storing prices"), for
+	 * messages; NULL: it only reads, and works on a database it cannot
+	 * write (opened read-only) */
+	const char *writes;
 };
 
 /* Run ebsize with argv; returns the process exit code. */

@@ -32,6 +32,19 @@ int db_resolve_path(const char *opt, char **out, int *is_default, char *err);
  * create_dirs: create missing parent directories first.
  */
 int db_open(const char *path, int create_dirs, struct db **out, char *err);
+/*
+ * db_open for a command.  writing says what a command that writes stores
+ * ("storing prices"): a database it cannot write (a read-only file,
+ * directory or mount) is an error saying so, and write failures later name
+ * it ("cannot write the database 'PATH' (storing prices): ...").  NULL for
+ * a command that only reads: such a database is opened read-only --
+ * immutable (no -shm, no lock) when its directory cannot be written --
+ * and must already be an ebsize database of the current schema.
+ */
+int db_open_as(const char *path, int create_dirs, const char *writing,
+	       struct db **out, char *err);
+/* 1 when db was opened read-only (db_open_as for a reading command). */
+int db_readonly(const struct db *db);
 void db_close(struct db *db);
 
 /*

@@ -16,11 +16,12 @@
 
 #include "ebsize/model.h"
 
-/* Largest describe-volumes file read (mapped) at once: 2 GiB. */
+/* Largest describe-volumes or get-metric-data file read (mapped) at once,
+ * both walked one element at a time: 2 GiB. */
 #define INV_VOLUMES_CAP ((size_t)2 << 30)
-/* Largest kubectl / CloudWatch / usage file: 256 MiB (parsed whole). */
+/* Largest kubectl / usage file: 256 MiB (parsed whole). */
 #define INV_SMALL_CAP ((size_t)256 << 20)
-/* Largest single element of Volumes[]: 1 MiB. */
+/* Largest single element of Volumes[] (its text): 1 MiB. */
 #define INV_VOLUME_CAP ((size_t)1 << 20)
 /* Tags kept per volume (AWS allows 50 per resource). */
 #define INV_MAX_TAGS 64

@@ -52,4 +52,13 @@ int outfile_commit(struct outfile *of, char *err);
 /* Close and remove the temporary file; free of.  NULL-safe. */
 void outfile_abort(struct outfile *of);
 
+/*
+ * While msg is set, SIGINT, SIGTERM and SIGHUP also write msg (a whole
+ * line, "error: interrupted: ...\n"; it must stay valid) to stderr before
+ * the process dies of the signal, as for a file being written; NULL takes
+ * it away.  For work that stores nothing until its end (a fetch): clear it
+ * before the storing starts.
+ */
+void outfile_on_interrupt(const char *msg);
+
 #endif

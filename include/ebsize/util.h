@@ -74,10 +74,13 @@ void sbuf_release(struct sbuf *sb);
 /*
  * Read all of path ("-" = stdin) into a NUL-terminated heap buffer of at
  * most cap bytes.  On failure returns an error code and writes a message
- * naming the file into err.  Caller frees *data.
+ * naming the file into err -- over the cap: EBS_ERR_TOO_BIG, "'PATH' is
+ * larger than the limit of 64 MiB".  Caller frees *data.
  */
 int read_file_capped(const char *path, size_t cap, char **data, size_t *len,
 		     char *err);
+/* A size limit as people read it: "2 GiB", "64 KiB", else "N bytes". */
+void fmt_cap(char *buf, size_t n, size_t cap);
 
 /*
  * Write data to path atomically: a temporary file in the same directory,

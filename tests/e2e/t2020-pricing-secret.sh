@@ -48,6 +48,20 @@ hint: 'ebsize pricing fetch --explain-credentials' lists each source tried; 'ebs
 keep
 run pricing history
 keep
+# -o files: a workbook (its About sheet holds the command line) and JSON,
+# from a fetch that succeeds; unzipped so that the XML is searched too
+start_server '{}'
+mkdir "$T/o"
+AWS_SESSION_TOKEN=$TOKEN with_creds run --format xlsx -o "$T/o/fetch.xlsx" pricing fetch \
+	--endpoint "$EP" --region us-west-2 --accept-changes
+expect_rc 0 "a fetch to a workbook"
+AWS_SESSION_TOKEN=$TOKEN with_creds run -o "$T/o/fetch.json" --format json pricing fetch \
+	--endpoint "$EP" --region us-west-2 --accept-changes
+expect_rc 0 "a fetch to a JSON file"
+keep
+stop_server
+(cd "$T/o" && /usr/bin/python3 -c 'import zipfile; zipfile.ZipFile("fetch.xlsx").extractall("x")')
+cat "$T/o/fetch.json" $(find "$T/o/x" -type f) >>"$T/all"
 
 [ -s "$T/all" ] && ok "outputs were collected" || fail "outputs were collected"
 for f in "$T/all" "$DB" "$DB-wal" "$DB-shm"; do

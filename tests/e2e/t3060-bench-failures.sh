@@ -37,6 +37,7 @@ expect_err_has "error: interrupted during phase 'second'
 hint: 'ebsize bench resume 9' continues with the phase that did not finish" "interrupted message"
 [ "$(q "SELECT status || ' ' || (SELECT group_concat(phase) FROM bench_phases WHERE run_id = 9) FROM bench_runs WHERE id = 9")" = "interrupted first" ] &&
 	ok "run interrupted, the first phase kept" || fail "run interrupted, the first phase kept"
+expect_value "$(q "PRAGMA integrity_check")" ok "after SIGINT the database passes integrity_check"
 run --format json bench resume 9
 expect_rc 0 "resume after Ctrl-C"
 expect_json run.status complete "complete after resume"

@@ -38,6 +38,7 @@ else
 fi
 [ "$(q "SELECT status FROM bench_runs WHERE id = 8")" = interrupted ] &&
 	ok "the run is interrupted" || fail "the run is interrupted"
+expect_value "$(q "PRAGMA integrity_check")" ok "after SIGTERM the database passes integrity_check"
 [ "$(q "SELECT group_concat(seq) FROM bench_phases WHERE run_id = 8")" = "0,1" ] &&
 	ok "phases 0 and 1 are stored, the stopped phase is not" ||
 	fail "phases 0 and 1 are stored, the stopped phase is not"

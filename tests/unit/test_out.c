@@ -11,6 +11,7 @@
 #include "ebsize/err.h"
 #include "ebsize/out.h"
 #include "ebsize/outfile.h"
+#include "ebsize/util.h"
 
 static char *render(const struct out_doc *doc, enum out_format f)
 {
@@ -81,6 +82,118 @@ static void test_csv_and_table(void)
 	      "md: pipes escaped: %s", s);
 	free(s);
 	out_doc_free(doc);
+}
+
+/* A raw control byte (C0 but the newlines that end lines, DEL, or a C1 in
+ * its UTF-8 form) anywhere in s; csv: CR LF and tab allowed too. */
+static int raw_control(const char *s, int csv)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if (*p == '\n' || (csv && (*p == '\t' || (*p == '\r' && p[1] == '\n'))))
+			continue;
+		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return 1;
+	}
+	return 0;
+}
+
+/* Issue 13 defect 2: the escape sequences of the issue (OSC title, clear
+ * screen, UTF-8 CSI) reach no format raw; the human formats show them
+ * escaped, JSON as \u00XX, CSV as the visible escapes. */
+static void test_controls(void)
+{
+	static const char osc[] = "m5.\x1b]0;pwned\x07", clr[] = "x\x1b[2J",
+			  csi[] = "t3\xc2\x9b" "2J", cr[] = "a\rb\tc\nd\x7f";
+	static const enum out_format fmts[] = { OUT_TABLE, OUT_MD, OUT_CSV, OUT_JSON };
+	struct out_doc *doc = out_doc_new();
+	struct out_table *t = out_list(doc, "l", "T\x1b[31m");
+	struct out_table *r = out_record(doc, "r", NULL);
+	char *s;
+
+	out_col(t, "name", "Name\x9b", OUT_TEXT);
+	out_col(t, "n", "N", OUT_INT);
+	out_row(t);
+	out_str(t, osc);
+	out_int(t, 1);
+	out_row(t);
+	out_str(t, clr);
+	out_int(t, 2);
+	out_row(t);
+	out_str(t, csi);
+	out_int(t, 3);
+	out_row(t);
+	out_str(t, cr);
+	out_int(t, 4);
+	out_kv_str(r, "label", "Label\x1b", osc);
+	out_note(doc, "note %s", csi);
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
+		s = render(doc, fmts[i]);
+		CHECK(s && !raw_control(s, fmts[i] == OUT_CSV),
+		      "format %zu: no raw control character:\n%s", i, s ? s : "");
+		free(s);
+	}
+	/* shown widths: the first name is 19 columns (3 + 4 + 8 + 4), the
+	 * others 8, 10 and 14; then two spaces and the count */
+	s = render(doc, OUT_TABLE);
+	CHECK(strstr(s, "T\\x1b[31m\n") && strstr(s, "Name\\x9b") &&
+	      strstr(s, "m5.\\x1b]0;pwned\\x07  1\n") &&
+	      strstr(s, "x\\x1b[2J" "             2\n") &&
+	      strstr(s, "t3\\u009b2J" "           3\n") &&
+	      strstr(s, "a\\rb\\tc\\nd\\x7f" "       4\n") &&
+	      strstr(s, "Label\\x1b: m5.\\x1b]0;pwned\\x07\n") &&
+	      strstr(s, "note: note t3\\u009b2J\n"),
+	      "table: escapes shown, columns aligned on what is shown:\n%s", s);
+	free(s);
+	s = render(doc, OUT_JSON);
+	CHECK(strstr(s, "\"name\":\"m5.\\u001b]0;pwned\\u0007\"") &&
+	      strstr(s, "\"name\":\"t3\\u009b2J\"") &&
+	      strstr(s, "\"name\":\"a\\rb\\tc\\nd\\u007f\""),
+	      "json: C0, DEL and C1 as \\u00XX: %s", s);
+	free(s);
+	s = render(doc, OUT_CSV);
+	CHECK(!strcmp(s, "name,n\r\nm5.\\x1b]0;pwned\\x07,1\r\nx\\x1b[2J,2\r\n"
+		      "t3\\u009b2J,3\r\n\"a\\rb\tc\nd\\x7f\",4\r\n"),
+	      "csv: escapes visible, newline and tab kept inside quotes: %s", s);
+	free(s);
+	out_doc_free(doc);
+}
+
+/* Issue 13 defect 3: Markdown that renders the text, not markup. */
+static void test_md_escapes(void)
+{
+	static const struct {
+		const char *in, *md;
+	} cases[] = {
+		{ "<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;" },
+		{ "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;" },
+		{ "[x](javascript:alert(1))", "\\[x\\](javascript:alert(1))" },
+		{ "a\rb", "a\\\\rb" },
+		{ "AT&T &amp;", "AT&amp;T &amp;amp;" },
+		{ "a|b\\|c", "a\\|b\\\\\\|c" },
+		{ "*em* `code` ~s~", "\\*em\\* \\`code\\` \\~s\\~" },
+		{ "team_name _x_ y_", "team_name \\_x\\_ y\\_" },
+		{ "it's \"quoted\"", "it's \"quoted\"" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct out_doc *doc = out_doc_new();
+		struct out_table *t = out_list(doc, "l", NULL);
+		char *s, *want;
+
+		out_col(t, "v", "V", OUT_TEXT);
+		out_row(t);
+		out_str(t, cases[i].in);
+		out_note(doc, "%s", cases[i].in);
+		s = render(doc, OUT_MD);
+		want = xstrfmt("| V |\n|---|\n| %s |\n\n- %s\n", cases[i].md, cases[i].md);
+		CHECK(!strcmp(s, want), "md %zu: '%s' escaped: got\n%s\nwant\n%s", i,
+		      cases[i].in, s, want);
+		free(want);
+		free(s);
+		out_doc_free(doc);
+	}
 }
 
 static void test_usd(void)
@@ -321,5 +434,7 @@ void test_out(void)
 	test_csv_and_table();
 	test_csv_one_table();
 	test_usd();
+	test_controls();
+	test_md_escapes();
 	test_outfile();
 }

@@ -108,6 +108,33 @@ static void test_tokenizer(void)
 	}
 }
 
+/*
+ * A string over max_value whose last piece holds its closing quote: the
+ * error stands and no (truncated) string token is handed on -- a handler
+ * that parses it (a PriceList item) must never see it or overwrite the
+ * error (found while listing the input caps: "not valid JSON" instead of
+ * "a value longer than 8 MiB").
+ */
+static void test_cap_at_the_end(void)
+{
+	static const size_t pieces[] = { 60, 66, 1000 };
+	const char *doc = "[\"01234567890123456789012345678901234567890123456789012345678901234\"]";
+
+	for (size_t k = 0; k < ARRAY_SIZE(pieces); k++) {
+		struct sbuf sb = SBUF_INIT(1u << 16);
+		char err[EBS_ERRLEN] = "";
+		int rc;
+
+		sbuf_addstr(&sb, "");
+		rc = tokenize(doc, pieces[k], &sb, err);
+		CHECK(rc == EBS_ERR_PARSE && !strcmp(err, "line 1: a value longer than 64 bytes") &&
+		      !strchr(sb.buf, 's'),
+		      "a 65-byte string, pieces of %zu: refused, no token of it: '%s' (%s)",
+		      pieces[k], sb.buf, err);
+		sbuf_release(&sb);
+	}
+}
+
 static void test_deep_nesting(void)
 {
 	struct sbuf doc = SBUF_INIT(1u << 20), sb = SBUF_INIT(1u << 20);
@@ -361,6 +388,7 @@ static void test_answers(void)
 
 void test_stream(void)
 {
+	test_cap_at_the_end();
 	test_tokenizer();
 	test_deep_nesting();
 	test_pricing_pieces();
