@@ -63,7 +63,8 @@ static char *trim(char *s)
 	return s;
 }
 
-static struct aws_ini_section *section_for(struct aws_ini *ini, const char *name)
+static struct aws_ini_section *section_for(struct aws_ini *ini,
+					   const char *name)
 {
 	struct aws_ini_section *s;
 
@@ -113,7 +114,7 @@ static void ini_line(struct aws_ini *ini, char *line,
 	if (!*l || *l == '#' || *l == ';')
 		return;
 	if (*cur && *key_indent >= 0 && (long)ind > *key_indent)
-		return;              /* nested block under the previous key */
+		return; /* nested block under the previous key */
 	if (*l == '[') {
 		char *close = strrchr(l, ']');
 
@@ -225,7 +226,8 @@ static int digits(const char *s, int n, unsigned *v)
 
 int aws_parse_time(const char *s, long long *out)
 {
-	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30,
+					  31, 31, 30, 31, 30, 31 };
 	unsigned y, mo, d, h, mi, se, oh = 0, om = 0;
 	const char *p;
 	long long off = 0;
@@ -249,13 +251,14 @@ int aws_parse_time(const char *s, long long *out)
 	if (!strcmp(p, "Z") || !strcmp(p, "z") || !strcmp(p, "UTC")) {
 		off = 0;
 	} else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':' &&
-		   !digits(p + 1, 2, &oh) && !digits(p + 4, 2, &om) && oh < 24 &&
-		   om < 60) {
+		   !digits(p + 1, 2, &oh) && !digits(p + 4, 2, &om) &&
+		   oh < 24 && om < 60) {
 		off = (long long)(oh * 3600 + om * 60) * (*p == '+' ? 1 : -1);
 	} else {
 		return -1;
 	}
-	*out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off;
+	*out =
+	    days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off;
 	return 0;
 }
 
@@ -274,7 +277,8 @@ static int take_creds(struct aws_creds *c, const char *akid, const char *secret,
 		      char *err)
 {
 	if (!akid || !secret)
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: the answer lacks %s", what, names);
+		return ebs_fail(err, EBS_ERR_PARSE, "%s: the answer lacks %s",
+				what, names);
 	c->access_key_id = xstrdup(akid);
 	c->secret_access_key = xstrdup(secret);
 	c->session_token = token ? xstrdup(token) : NULL;
@@ -289,9 +293,11 @@ static int take_expiration(struct aws_creds *c, const cJSON *doc,
 
 	if (!e || cJSON_IsNull(e))
 		return EBS_OK;
-	if (!cJSON_IsString(e) || aws_parse_time(e->valuestring, &c->expiration))
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: \"%s\" is not an ISO 8601 time",
-				what, key);
+	if (!cJSON_IsString(e) ||
+	    aws_parse_time(e->valuestring, &c->expiration))
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"%s: \"%s\" is not an ISO 8601 time", what,
+				key);
 	return EBS_OK;
 }
 
@@ -302,8 +308,10 @@ static int parse_process(const cJSON *doc, const char *what,
 	int rc;
 
 	if (!cJSON_IsNumber(v) || v->valuedouble != 1)
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: \"Version\" must be 1", what);
-	if ((rc = take_creds(c, jstr(doc, "AccessKeyId"), jstr(doc, "SecretAccessKey"),
+		return ebs_fail(err, EBS_ERR_PARSE, "%s: \"Version\" must be 1",
+				what);
+	if ((rc = take_creds(c, jstr(doc, "AccessKeyId"),
+			     jstr(doc, "SecretAccessKey"),
 			     jstr(doc, "SessionToken"), what,
 			     "\"AccessKeyId\" or \"SecretAccessKey\"", err)))
 		return rc;
@@ -317,11 +325,12 @@ static int parse_container(const cJSON *doc, const char *what,
 	int rc;
 
 	if (code && strcmp(code, "Success"))
-		return ebs_fail(err, EBS_ERR_AUTH, "%s: the answer's Code is not Success",
-				what);
-	if ((rc = take_creds(c, jstr(doc, "AccessKeyId"), jstr(doc, "SecretAccessKey"),
-			     jstr(doc, "Token"), what,
-			     "\"AccessKeyId\" or \"SecretAccessKey\"", err)))
+		return ebs_fail(err, EBS_ERR_AUTH,
+				"%s: the answer's Code is not Success", what);
+	if ((rc = take_creds(c, jstr(doc, "AccessKeyId"),
+			     jstr(doc, "SecretAccessKey"), jstr(doc, "Token"),
+			     what, "\"AccessKeyId\" or \"SecretAccessKey\"",
+			     err)))
 		return rc;
 	return take_expiration(c, doc, "Expiration", what, err);
 }
@@ -329,17 +338,21 @@ static int parse_container(const cJSON *doc, const char *what,
 static int parse_sso_role(const cJSON *doc, const char *what,
 			  struct aws_creds *c, char *err)
 {
-	const cJSON *rc_ = cJSON_GetObjectItemCaseSensitive(doc, "roleCredentials");
+	const cJSON *rc_ =
+	    cJSON_GetObjectItemCaseSensitive(doc, "roleCredentials");
 	const cJSON *exp = cJSON_GetObjectItemCaseSensitive(rc_, "expiration");
 	int rc;
 
 	if (!cJSON_IsObject(rc_))
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: no \"roleCredentials\" object", what);
-	if ((rc = take_creds(c, jstr(rc_, "accessKeyId"), jstr(rc_, "secretAccessKey"),
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"%s: no \"roleCredentials\" object", what);
+	if ((rc = take_creds(c, jstr(rc_, "accessKeyId"),
+			     jstr(rc_, "secretAccessKey"),
 			     jstr(rc_, "sessionToken"), what,
 			     "\"accessKeyId\" or \"secretAccessKey\"", err)))
 		return rc;
-	if (cJSON_IsNumber(exp) && exp->valuedouble > 0 && exp->valuedouble < 1e15)
+	if (cJSON_IsNumber(exp) && exp->valuedouble > 0 &&
+	    exp->valuedouble < 1e15)
 		c->expiration = (long long)(exp->valuedouble / 1000);
 	return EBS_OK;
 }
@@ -353,19 +366,13 @@ int aws_parse_creds_json(enum aws_doc kind, const char *buf, size_t len,
 	memset(c, 0, sizeof(*c));
 	if (!cJSON_IsObject(doc)) {
 		cJSON_Delete(doc);
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: the answer is not a JSON object",
-				what);
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"%s: the answer is not a JSON object", what);
 	}
 	switch (kind) {
-	case AWS_DOC_PROCESS:
-		rc = parse_process(doc, what, c, err);
-		break;
-	case AWS_DOC_CONTAINER:
-		rc = parse_container(doc, what, c, err);
-		break;
-	default:
-		rc = parse_sso_role(doc, what, c, err);
-		break;
+	case AWS_DOC_PROCESS: rc = parse_process(doc, what, c, err); break;
+	case AWS_DOC_CONTAINER: rc = parse_container(doc, what, c, err); break;
+	default: rc = parse_sso_role(doc, what, c, err); break;
 	}
 	cJSON_Delete(doc);
 	if (rc)
@@ -383,13 +390,16 @@ int aws_parse_sso_cache(const char *buf, size_t len, const char *what,
 	*token = NULL;
 	*expires = 0;
 	if (!cJSON_IsObject(doc))
-		rc = ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': not a JSON object", what);
-	else if (!t)
-		rc = ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': no \"accessToken\"", what);
-	else if (!e || aws_parse_time(e, expires))
 		rc = ebs_fail(err, EBS_ERR_PARSE,
-			      "cannot parse '%s': \"expiresAt\" is missing or not an ISO 8601 time",
-			      what);
+			      "cannot parse '%s': not a JSON object", what);
+	else if (!t)
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "cannot parse '%s': no \"accessToken\"", what);
+	else if (!e || aws_parse_time(e, expires))
+		rc = ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot parse '%s': \"expiresAt\" is missing or not an ISO 8601 time",
+		    what);
 	else
 		*token = xstrdup(t);
 	cJSON_Delete(doc);
@@ -414,19 +424,21 @@ static char *xml_text(const char *s, const char *end, const char *tag)
 		p = memchr(p, '<', (size_t)(end - p));
 		if (!p || (size_t)(end - p) < tl + 2)
 			return NULL;
-		if (!memcmp(p + 1, tag, tl) && (p[tl + 1] == '>' || p[tl + 1] == ' '))
+		if (!memcmp(p + 1, tag, tl) &&
+		    (p[tl + 1] == '>' || p[tl + 1] == ' '))
 			break;
 	}
 	if (!(p = memchr(p, '>', (size_t)(end - p))))
 		return NULL;
 	p++;
-	if (!(q = memchr(p, '<', (size_t)(end - p))) || (size_t)(end - q) < tl + 3 ||
-	    q[1] != '/' || memcmp(q + 2, tag, tl) || q[tl + 2] != '>')
+	if (!(q = memchr(p, '<', (size_t)(end - p))) ||
+	    (size_t)(end - q) < tl + 3 || q[1] != '/' ||
+	    memcmp(q + 2, tag, tl) || q[tl + 2] != '>')
 		return NULL;
 	sbuf_addstr(&sb, "");
 	while (p < q) {
 		static const char *const ent[][2] = {
-			{ "&amp;", "&" }, { "&lt;", "<" }, { "&gt;", ">" },
+			{ "&amp;", "&" },   { "&lt;", "<" },   { "&gt;", ">" },
 			{ "&quot;", "\"" }, { "&apos;", "'" },
 		};
 		size_t k;
@@ -450,9 +462,12 @@ static char *xml_text(const char *s, const char *end, const char *tag)
 			unsigned long v = 0;
 
 			for (; d < q && *d != ';'; d++) {
-				int h = *d >= '0' && *d <= '9' ? *d - '0' :
-					hex && *d >= 'a' && *d <= 'f' ? *d - 'a' + 10 :
-					hex && *d >= 'A' && *d <= 'F' ? *d - 'A' + 10 : -1;
+				int h = *d >= '0' && *d <= '9' ? *d - '0'
+					: hex && *d >= 'a' && *d <= 'f'
+					    ? *d - 'a' + 10
+					: hex && *d >= 'A' && *d <= 'F'
+					    ? *d - 'A' + 10
+					    : -1;
 
 				if (h < 0 || v > 0x10ffff)
 					break;
@@ -494,7 +509,8 @@ int aws_parse_sts_xml(const char *buf, size_t len, const char *what,
 	memset(c, 0, sizeof(*c));
 	cr = buf && len ? memchr(buf, '<', len) : NULL;
 	for (; cr; cr = memchr(cr + 1, '<', (size_t)(end - cr - 1))) {
-		if ((size_t)(end - cr) >= 13 && !memcmp(cr, "<Credentials>", 13))
+		if ((size_t)(end - cr) >= 13 &&
+		    !memcmp(cr, "<Credentials>", 13))
 			break;
 	}
 	if (!cr) {
@@ -505,10 +521,11 @@ int aws_parse_sts_xml(const char *buf, size_t len, const char *what,
 			printable(code, 100);
 			if (msg)
 				printable(msg, 300);
-			rc = ebs_fail(err, EBS_ERR_AUTH, "%s: %s%s%s", what, code,
-				      msg ? ": " : "", msg ? msg : "");
+			rc = ebs_fail(err, EBS_ERR_AUTH, "%s: %s%s%s", what,
+				      code, msg ? ": " : "", msg ? msg : "");
 		} else {
-			rc = ebs_fail(err, EBS_ERR_PARSE, "%s: no <Credentials> in the answer",
+			rc = ebs_fail(err, EBS_ERR_PARSE,
+				      "%s: no <Credentials> in the answer",
 				      what);
 		}
 		free(code);
@@ -520,12 +537,13 @@ int aws_parse_sts_xml(const char *buf, size_t len, const char *what,
 	token = xml_text(cr, end, "SessionToken");
 	exp = xml_text(cr, end, "Expiration");
 	if (!akid || !*akid || !secret || !*secret || !token || !*token)
-		rc = ebs_fail(err, EBS_ERR_PARSE,
-			      "%s: <Credentials> lacks AccessKeyId, SecretAccessKey or SessionToken",
-			      what);
+		rc = ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "%s: <Credentials> lacks AccessKeyId, SecretAccessKey or SessionToken",
+		    what);
 	else if (exp && aws_parse_time(exp, &c->expiration))
-		rc = ebs_fail(err, EBS_ERR_PARSE, "%s: <Expiration> is not an ISO 8601 time",
-			      what);
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "%s: <Expiration> is not an ISO 8601 time", what);
 	else
 		rc = take_creds(c, akid, secret, token, what, "", err);
 	wipe_free(akid);
@@ -576,7 +594,8 @@ int aws_split_command(const char *cmd, char ***argv, size_t *argc, char *err)
 				sbuf_add(&w, ++p, 1);
 			else
 				sbuf_add(&w, p, 1);
-		} else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+		} else if (*p == ' ' || *p == '\t' || *p == '\n' ||
+			   *p == '\r') {
 			if (in_word)
 				push_word(argv, &n, &alloc, &w);
 			in_word = 0;
@@ -599,8 +618,8 @@ int aws_split_command(const char *cmd, char ***argv, size_t *argc, char *err)
 		aws_argv_free(*argv);
 		*argv = NULL;
 		return ebs_fail(err, EBS_ERR_PARSE, "%s",
-				q == '\\' ? "it ends with a lone backslash" :
-				"a quotation is not closed");
+				q == '\\' ? "it ends with a lone backslash"
+					  : "a quotation is not closed");
 	}
 	if (in_word)
 		push_word(argv, &n, &alloc, &w);
@@ -632,7 +651,7 @@ static uint32_t rol(uint32_t x, int k)
 static void sha1_block(struct sha1 *s, const unsigned char *b)
 {
 	uint32_t w[80], a = s->h[0], bb = s->h[1], c = s->h[2], d = s->h[3],
-		 e = s->h[4];
+			e = s->h[4];
 
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 |
@@ -684,7 +703,10 @@ static void sha1_add(struct sha1 *s, const unsigned char *p, size_t n)
 void aws_sha1_hex(const char *str, char out[41])
 {
 	struct sha1 s = { { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
-			    0xc3d2e1f0 }, 0, { 0 }, 0 };
+			    0xc3d2e1f0 },
+			  0,
+			  { 0 },
+			  0 };
 	uint64_t bits;
 	unsigned char pad = 0x80, zero = 0, lenb[8];
 

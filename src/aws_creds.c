@@ -36,9 +36,9 @@
 
 extern char **environ;
 
-#define CREDS_FILE_CAP (1u << 20)
+#define CREDS_FILE_CAP	   (1u << 20)
 #define PROCESS_OUTPUT_CAP (64u << 10)
-#define NOT_HERE 1000            /* a source with nothing configured */
+#define NOT_HERE	   1000 /* a source with nothing configured */
 
 /* ------------------------------------------------------------ helpers */
 
@@ -92,12 +92,12 @@ struct chain {
 	struct http *http;
 	const char *visited[AWS_CREDS_MAX_CHAIN + 2];
 	size_t nvisited;
-	struct sbuf tried;           /* "; "-joined notes for the final error */
+	struct sbuf tried; /* "; "-joined notes for the final error */
 };
 
 /* Report one source tried (trace) and remember it for the final error. */
 static void note(struct chain *ch, const char *source, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void note(struct chain *ch, const char *source, const char *fmt, ...)
 {
 	va_list ap;
@@ -109,7 +109,8 @@ static void note(struct chain *ch, const char *source, const char *fmt, ...)
 	if (ch->o->trace)
 		ch->o->trace(ch->o->trace_arg, source, r);
 	if (strcmp(r, "used"))
-		sbuf_addf(&ch->tried, "%s%s: %s", ch->tried.len ? "; " : "", source, r);
+		sbuf_addf(&ch->tried, "%s%s: %s", ch->tried.len ? "; " : "",
+			  source, r);
 	free(r);
 }
 
@@ -172,8 +173,8 @@ static int check_fresh(const struct aws_creds *c, const char *what, char *err)
 	t = (time_t)c->expiration;
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return ebs_fail(err, EBS_ERR_AUTH, "%s: the credentials expired at %s", what,
-			when);
+	return ebs_fail(err, EBS_ERR_AUTH, "%s: the credentials expired at %s",
+			what, when);
 }
 
 /* Read a small file; NOT_HERE when it does not exist. */
@@ -194,7 +195,8 @@ static int read_small(const char *path, size_t cap, char **buf, size_t *len,
 /* Load and parse the config and credentials files (absent: empty). */
 static int load_files(struct chain *ch, char *err)
 {
-	const char *cf = env("AWS_CONFIG_FILE"), *sf = env("AWS_SHARED_CREDENTIALS_FILE");
+	const char *cf = env("AWS_CONFIG_FILE"),
+		   *sf = env("AWS_SHARED_CREDENTIALS_FILE");
 	const char *home = env("HOME");
 	char *buf;
 	size_t len;
@@ -209,7 +211,8 @@ static int load_files(struct chain *ch, char *err)
 	else if (home)
 		ch->creds_path = xstrfmt("%s/.aws/credentials", home);
 	if (ch->config_path) {
-		rc = read_small(ch->config_path, CREDS_FILE_CAP, &buf, &len, err);
+		rc = read_small(ch->config_path, CREDS_FILE_CAP, &buf, &len,
+				err);
 		if (rc && rc != NOT_HERE)
 			return rc;
 		if (!rc)
@@ -217,7 +220,8 @@ static int load_files(struct chain *ch, char *err)
 		wipe_buf(buf, len);
 	}
 	if (ch->creds_path) {
-		rc = read_small(ch->creds_path, CREDS_FILE_CAP, &buf, &len, err);
+		rc =
+		    read_small(ch->creds_path, CREDS_FILE_CAP, &buf, &len, err);
 		if (rc && rc != NOT_HERE)
 			return rc;
 		if (!rc)
@@ -264,9 +268,8 @@ static const char *path_or(const char *p)
 /* ------------------------------------------------------------ sources */
 
 /* Static keys of one section; NOT_HERE when it has none. */
-static int from_keys(const struct aws_ini_section *sec,
-		     const char *name, const char *path, struct aws_creds *c,
-		     char *err)
+static int from_keys(const struct aws_ini_section *sec, const char *name,
+		     const char *path, struct aws_creds *c, char *err)
 {
 	const char *akid = aws_ini_get(sec, "aws_access_key_id");
 	const char *secret = aws_ini_get(sec, "aws_secret_access_key");
@@ -275,14 +278,15 @@ static int from_keys(const struct aws_ini_section *sec,
 	if (!akid && !secret)
 		return NOT_HERE;
 	if (!akid || !secret)
-		return ebs_fail(err, EBS_ERR_AUTH,
-				"no AWS credentials: profile '%s' in '%s' lacks aws_access_key_id or aws_secret_access_key",
-				name, path);
+		return ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "no AWS credentials: profile '%s' in '%s' lacks aws_access_key_id or aws_secret_access_key",
+		    name, path);
 	c->access_key_id = xstrdup(akid);
 	c->secret_access_key = xstrdup(secret);
 	c->session_token = token ? xstrdup(token) : NULL;
-	xsnprintf(c->source, sizeof(c->source), "static keys of profile '%s' in '%s'",
-		  name, path);
+	xsnprintf(c->source, sizeof(c->source),
+		  "static keys of profile '%s' in '%s'", name, path);
 	return EBS_OK;
 }
 
@@ -359,7 +363,8 @@ static int read_child(int fd, long long until, struct sbuf *out)
 static int from_process(struct chain *ch, const char *name, const char *cmd,
 			struct aws_creds *c, char *err)
 {
-	long secs = ch->o->process_timeout_s > 0 ? ch->o->process_timeout_s : 60;
+	long secs =
+	    ch->o->process_timeout_s > 0 ? ch->o->process_timeout_s : 60;
 	long lim = limit_ms(ch, secs * 1000);
 	long long until = http_now_ms() + lim;
 	struct sbuf out = SBUF_INIT(PROCESS_OUTPUT_CAP);
@@ -369,14 +374,15 @@ static int from_process(struct chain *ch, const char *name, const char *cmd,
 	int fds[2], rc, st = 0, r;
 	pid_t pid;
 
-	xsnprintf(what, sizeof(what), "credential_process of profile '%s'", name);
+	xsnprintf(what, sizeof(what), "credential_process of profile '%s'",
+		  name);
 	if ((rc = aws_split_command(cmd, &argv, &argc, why)))
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: cannot split the command: %s",
-				what, why);
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"%s: cannot split the command: %s", what, why);
 	if (pipe(fds)) {
 		aws_argv_free(argv);
-		return ebs_fail(err, EBS_ERR_EXEC, "%s: cannot make a pipe: %s", what,
-				strerror(errno));
+		return ebs_fail(err, EBS_ERR_EXEC, "%s: cannot make a pipe: %s",
+				what, strerror(errno));
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
@@ -387,8 +393,8 @@ static int from_process(struct chain *ch, const char *name, const char *cmd,
 	close(fds[1]);
 	if (rc) {
 		close(fds[0]);
-		rc = ebs_fail(err, EBS_ERR_EXEC, "%s: cannot run '%s': %s", what, argv[0],
-			      strerror(rc));
+		rc = ebs_fail(err, EBS_ERR_EXEC, "%s: cannot run '%s': %s",
+			      what, argv[0], strerror(rc));
 		aws_argv_free(argv);
 		return rc;
 	}
@@ -399,22 +405,29 @@ static int from_process(struct chain *ch, const char *name, const char *cmd,
 	if (r) {
 		kill_child(pid);
 		if (r == 1)
-			rc = ebs_fail(err, EBS_ERR_EXEC,
-				      "%s: '%s' did not finish within %ld s; it was stopped",
-				      what, argv[0], (lim + 999) / 1000);
+			rc = ebs_fail(
+			    err, EBS_ERR_EXEC,
+			    "%s: '%s' did not finish within %ld s; it was stopped",
+			    what, argv[0], (lim + 999) / 1000);
 		else
-			rc = ebs_fail(err, EBS_ERR_EXEC, "%s: '%s' %s", what, argv[0],
-				      r == 2 ? "wrote more than 64 KiB" : "could not be read");
+			rc = ebs_fail(err, EBS_ERR_EXEC, "%s: '%s' %s", what,
+				      argv[0],
+				      r == 2 ? "wrote more than 64 KiB"
+					     : "could not be read");
 	} else if (WIFSIGNALED(st)) {
-		rc = ebs_fail(err, EBS_ERR_EXEC, "%s: '%s' was killed by signal %d", what,
-			      argv[0], WTERMSIG(st));
+		rc = ebs_fail(err, EBS_ERR_EXEC,
+			      "%s: '%s' was killed by signal %d", what, argv[0],
+			      WTERMSIG(st));
 	} else if (WEXITSTATUS(st)) {
-		rc = ebs_fail(err, EBS_ERR_EXEC, "%s: '%s' exited with status %d", what,
-			      argv[0], WEXITSTATUS(st));
-	} else if (!(rc = aws_parse_creds_json(AWS_DOC_PROCESS, out.buf ? out.buf : "",
-					       out.len, what, c, err)) &&
+		rc = ebs_fail(err, EBS_ERR_EXEC,
+			      "%s: '%s' exited with status %d", what, argv[0],
+			      WEXITSTATUS(st));
+	} else if (!(rc = aws_parse_creds_json(AWS_DOC_PROCESS,
+					       out.buf ? out.buf : "", out.len,
+					       what, c, err)) &&
 		   !(rc = check_fresh(c, what, err))) {
-		xsnprintf(c->source, sizeof(c->source), "%s ('%s')", what, argv[0]);
+		xsnprintf(c->source, sizeof(c->source), "%s ('%s')", what,
+			  argv[0]);
 	}
 	wipe_buf(out.buf, out.len);
 	aws_argv_free(argv);
@@ -427,7 +440,8 @@ static int region_ok(const char *r)
 	if (!r || !*r || strlen(r) > 31)
 		return 0;
 	for (; *r; r++)
-		if (!((*r >= 'a' && *r <= 'z') || (*r >= '0' && *r <= '9') || *r == '-'))
+		if (!((*r >= 'a' && *r <= 'z') || (*r >= '0' && *r <= '9') ||
+		      *r == '-'))
 			return 0;
 	return 1;
 }
@@ -439,8 +453,7 @@ static void sso_hint(const char *name, char *out, size_t n)
 }
 
 /* The cached SSO token of a profile (heap, wipe it), or an error. */
-static int sso_token(const char *name, const char *key,
-		     char **token, char *err)
+static int sso_token(const char *name, const char *key, char **token, char *err)
 {
 	const char *home = env("HOME");
 	char hex[41], hint[300], *path, *buf;
@@ -453,16 +466,20 @@ static int sso_token(const char *name, const char *key,
 	path = xstrfmt("%s/.aws/sso/cache/%s.json", home ? home : "", hex);
 	rc = read_small(path, CREDS_FILE_CAP, &buf, &len, err);
 	if (rc == NOT_HERE) {
-		rc = ebs_fail(err, EBS_ERR_AUTH,
-			      "no cached SSO token for profile '%s' (no '%s'): %s",
-			      name, path, hint);
-	} else if (!rc && !(rc = aws_parse_sso_cache(buf, len, path, token, &expires, err)) &&
+		rc = ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "no cached SSO token for profile '%s' (no '%s'): %s", name,
+		    path, hint);
+	} else if (!rc &&
+		   !(rc = aws_parse_sso_cache(buf, len, path, token, &expires,
+					      err)) &&
 		   expires <= (long long)time(NULL)) {
 		wipe_buf(*token, strlen(*token));
 		*token = NULL;
-		rc = ebs_fail(err, EBS_ERR_AUTH,
-			      "the cached SSO token of profile '%s' has expired: %s", name,
-			      hint);
+		rc = ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "the cached SSO token of profile '%s' has expired: %s",
+		    name, hint);
 	}
 	wipe_buf(buf, len);
 	free(path);
@@ -484,8 +501,9 @@ static int from_sso(struct chain *ch, const char *name, struct aws_creds *c,
 	const struct aws_ini_section *ss = NULL;
 	struct http_request req = { 0 };
 	struct http_response resp;
-	char what[300], hint[300], sec[300], *token = NULL, *url = NULL,
-	     *hdr = NULL, *ea = NULL, *er = NULL, *base = NULL;
+	char what[300], hint[300], sec[300],
+	    *token = NULL, *url = NULL, *hdr = NULL, *ea = NULL, *er = NULL,
+	    *base = NULL;
 	const char *hdrs[1];
 	int rc, r;
 
@@ -494,34 +512,39 @@ static int from_sso(struct chain *ch, const char *name, struct aws_creds *c,
 	if (session) {
 		xsnprintf(sec, sizeof(sec), "sso-session %s", session);
 		if (!(ss = aws_ini_section(&ch->config, sec)))
-			return ebs_fail(err, EBS_ERR_AUTH,
-					"%s: sso_session '%s' has no [sso-session %s] section in '%s'",
-					what, session, session, path_or(ch->config_path));
+			return ebs_fail(
+			    err, EBS_ERR_AUTH,
+			    "%s: sso_session '%s' has no [sso-session %s] section in '%s'",
+			    what, session, session, path_or(ch->config_path));
 	}
-	start = ss ? aws_ini_get(ss, "sso_start_url") : pget(ch, name, "sso_start_url");
-	region = ss ? aws_ini_get(ss, "sso_region") : pget(ch, name, "sso_region");
+	start = ss ? aws_ini_get(ss, "sso_start_url")
+		   : pget(ch, name, "sso_start_url");
+	region =
+	    ss ? aws_ini_get(ss, "sso_region") : pget(ch, name, "sso_region");
 	if (!start || !region || !account || !role)
-		return ebs_fail(err, EBS_ERR_AUTH,
-				"%s: needs sso_account_id, sso_role_name, sso_region and sso_start_url (in the profile or its sso_session)",
-				what);
+		return ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "%s: needs sso_account_id, sso_role_name, sso_region and sso_start_url (in the profile or its sso_session)",
+		    what);
 	if (!region_ok(region))
-		return ebs_fail(err, EBS_ERR_AUTH, "%s: sso_region '%s' is not a region code",
+		return ebs_fail(err, EBS_ERR_AUTH,
+				"%s: sso_region '%s' is not a region code",
 				what, region);
 	if ((rc = sso_token(name, session ? session : start, &token, err)))
 		return rc;
 	if ((rc = need_http(ch, err)))
 		goto out;
-	base = ep ? xstrdup(ep) :
-		xstrfmt("https://portal.sso.%s.amazonaws.com%s", region,
-			str_starts_with(region, "cn-") ? ".cn" : "");
+	base = ep ? xstrdup(ep)
+		  : xstrfmt("https://portal.sso.%s.amazonaws.com%s", region,
+			    str_starts_with(region, "cn-") ? ".cn" : "");
 	if ((rc = http_url_check(base, "SSO portal endpoint", 0, NULL, 0, err)))
 		goto out;
 	while (str_ends_with(base, "/"))
 		base[strlen(base) - 1] = '\0';
 	ea = http_urlencode(account);
 	er = http_urlencode(role);
-	url = xstrfmt("%s/federation/credentials?role_name=%s&account_id=%s", base,
-		      er, ea);
+	url = xstrfmt("%s/federation/credentials?role_name=%s&account_id=%s",
+		      base, er, ea);
 	hdr = xstrfmt("x-amz-sso_bearer_token: %s", token);
 	hdrs[0] = hdr;
 	req.url = url;
@@ -531,20 +554,24 @@ static int from_sso(struct chain *ch, const char *name, struct aws_creds *c,
 	http_response_init(&resp);
 	r = small_request(ch, &req, &resp, 10000, 3);
 	if (r != HTTP_DONE)
-		rc = ebs_fail(err, EBS_ERR_NETWORK, "%s: cannot reach the SSO portal '%s': %s",
-			      what, base, resp.reason);
+		rc = ebs_fail(err, EBS_ERR_NETWORK,
+			      "%s: cannot reach the SSO portal '%s': %s", what,
+			      base, resp.reason);
 	else if (resp.status == 401 || resp.status == 403)
-		rc = ebs_fail(err, EBS_ERR_AUTH,
-			      "%s: the SSO portal refused the cached token (HTTP %ld): %s",
-			      what, resp.status, hint);
+		rc = ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "%s: the SSO portal refused the cached token (HTTP %ld): %s",
+		    what, resp.status, hint);
 	else if (resp.status != 200)
-		rc = ebs_fail(err, EBS_ERR_NETWORK, "%s: the SSO portal '%s' answered HTTP %ld",
-			      what, base, resp.status);
-	else if (!(rc = aws_parse_creds_json(AWS_DOC_SSO_ROLE, resp.body.buf, resp.body.len,
-					     what, c, err)) &&
+		rc = ebs_fail(err, EBS_ERR_NETWORK,
+			      "%s: the SSO portal '%s' answered HTTP %ld", what,
+			      base, resp.status);
+	else if (!(rc = aws_parse_creds_json(AWS_DOC_SSO_ROLE, resp.body.buf,
+					     resp.body.len, what, c, err)) &&
 		 !(rc = check_fresh(c, what, err))) {
 		xsnprintf(c->source, sizeof(c->source),
-			  "SSO role '%s' in account %s for profile '%s'", role, account, name);
+			  "SSO role '%s' in account %s for profile '%s'", role,
+			  account, name);
 	}
 	wipe_buf(resp.body.buf, resp.body.len);
 	resp.body.buf = NULL;
@@ -583,8 +610,9 @@ static int container_token(char **token, char *err)
 	if (*token && strpbrk(*token, "\r\n")) {
 		wipe_buf(*token, strlen(*token));
 		*token = NULL;
-		return ebs_fail(err, EBS_ERR_AUTH,
-				"the container authorization token holds a line break");
+		return ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "the container authorization token holds a line break");
 	}
 	return EBS_OK;
 }
@@ -606,16 +634,20 @@ static int from_container(struct chain *ch, struct aws_creds *c, char *err)
 	int rc, r;
 
 	if (!rel && !full) {
-		note(ch, "container", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI and _FULL_URI not set");
+		note(
+		    ch, "container",
+		    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI and _FULL_URI not set");
 		return NOT_HERE;
 	}
 	if (rel && rel[0] != '/')
-		return ebs_fail(err, EBS_ERR_AUTH,
-				"container credentials: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI must start with '/'");
-	url = rel ? xstrfmt("%s%s", base ? base : "http://169.254.170.2", rel) : xstrdup(full);
+		return ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "container credentials: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI must start with '/'");
+	url = rel ? xstrfmt("%s%s", base ? base : "http://169.254.170.2", rel)
+		  : xstrdup(full);
 	if ((rc = need_http(ch, err)) ||
-	    (rc = http_url_check(url, "container credentials URI", HTTP_URL_LINK_LOCAL,
-				 NULL, 0, err)) ||
+	    (rc = http_url_check(url, "container credentials URI",
+				 HTTP_URL_LINK_LOCAL, NULL, 0, err)) ||
 	    (rc = container_token(&token, err))) {
 		free(url);
 		return rc;
@@ -632,14 +664,18 @@ static int from_container(struct chain *ch, struct aws_creds *c, char *err)
 	r = small_request(ch, &req, &resp, 2000, 2);
 	if (r != HTTP_DONE)
 		rc = ebs_fail(err, EBS_ERR_NETWORK,
-			      "container credentials: cannot reach '%s': %s", url, resp.reason);
+			      "container credentials: cannot reach '%s': %s",
+			      url, resp.reason);
 	else if (resp.status != 200)
 		rc = ebs_fail(err, EBS_ERR_AUTH,
-			      "container credentials: '%s' answered HTTP %ld", url, resp.status);
-	else if (!(rc = aws_parse_creds_json(AWS_DOC_CONTAINER, resp.body.buf,
-					     resp.body.len, "container credentials", c, err)) &&
+			      "container credentials: '%s' answered HTTP %ld",
+			      url, resp.status);
+	else if (!(rc = aws_parse_creds_json(
+		       AWS_DOC_CONTAINER, resp.body.buf, resp.body.len,
+		       "container credentials", c, err)) &&
 		 !(rc = check_fresh(c, "container credentials", err))) {
-		xsnprintf(c->source, sizeof(c->source), "container credentials from '%s'", url);
+		xsnprintf(c->source, sizeof(c->source),
+			  "container credentials from '%s'", url);
 		note(ch, "container", "used");
 	}
 	wipe_buf(resp.body.buf, resp.body.len);
@@ -659,8 +695,10 @@ static int role_name_ok(const char *s, size_t n)
 	if (!n || n > 64)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+=,.@_-",
-			    s[i]) || !s[i])
+		if (!strchr(
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+=,.@_-",
+			s[i]) ||
+		    !s[i])
 			return 0;
 	return 1;
 }
@@ -702,12 +740,15 @@ static int imds_token(struct chain *ch, const char *base, char **hdr)
 	int r, rc = NOT_HERE;
 
 	http_response_init(&resp);
-	r = imds_get(ch, "PUT", url, "X-aws-ec2-metadata-token-ttl-seconds: 21600", &resp);
+	r = imds_get(ch, "PUT", url,
+		     "X-aws-ec2-metadata-token-ttl-seconds: 21600", &resp);
 	if (r != HTTP_DONE)
-		note(ch, "instance metadata", "not reachable at '%s' (%s)", base, resp.reason);
-	else if (resp.status != 200 || !resp.body.len || strpbrk(resp.body.buf, "\r\n"))
-		note(ch, "instance metadata", "no IMDSv2 token from '%s' (HTTP %ld)", base,
-		     resp.status);
+		note(ch, "instance metadata", "not reachable at '%s' (%s)",
+		     base, resp.reason);
+	else if (resp.status != 200 || !resp.body.len ||
+		 strpbrk(resp.body.buf, "\r\n"))
+		note(ch, "instance metadata",
+		     "no IMDSv2 token from '%s' (HTTP %ld)", base, resp.status);
 	else {
 		*hdr = xstrfmt("X-aws-ec2-metadata-token: %s", resp.body.buf);
 		rc = EBS_OK;
@@ -723,7 +764,8 @@ static int imds_role(struct chain *ch, const char *base, const char *hdr,
 		     char *role, char *err)
 {
 	struct http_response resp;
-	char *url = xstrfmt("%s/latest/meta-data/iam/security-credentials/", base);
+	char *url =
+	    xstrfmt("%s/latest/meta-data/iam/security-credentials/", base);
 	size_t n;
 	int r, rc = NOT_HERE;
 
@@ -731,13 +773,15 @@ static int imds_role(struct chain *ch, const char *base, const char *hdr,
 	r = imds_get(ch, NULL, url, hdr, &resp);
 	n = resp.body.buf ? strcspn(resp.body.buf, "\n") : 0;
 	if (r == HTTP_DONE && resp.status == 404)
-		note(ch, "instance metadata", "no IAM role attached to this instance");
+		note(ch, "instance metadata",
+		     "no IAM role attached to this instance");
 	else if (r != HTTP_DONE || resp.status != 200)
 		note(ch, "instance metadata", "no role name (%s)",
 		     r == HTTP_DONE ? "an HTTP error" : resp.reason);
 	else if (!role_name_ok(resp.body.buf, n))
-		rc = ebs_fail(err, EBS_ERR_PARSE,
-			      "instance metadata: '%s' did not answer a role name", base);
+		rc = ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "instance metadata: '%s' did not answer a role name", base);
 	else {
 		xsnprintf(role, 80, "%.*s", (int)n, resp.body.buf);
 		rc = EBS_OK;
@@ -762,31 +806,38 @@ static int from_imds(struct chain *ch, struct aws_creds *c, char *err)
 	int rc, r;
 
 	if (dis && !strcasecmp(dis, "true")) {
-		note(ch, "instance metadata", "disabled by AWS_EC2_METADATA_DISABLED");
+		note(ch, "instance metadata",
+		     "disabled by AWS_EC2_METADATA_DISABLED");
 		return NOT_HERE;
 	}
-	base = xstrdup(ep ? ep : mode && !strcasecmp(mode, "IPv6") ?
-		       "http://[fd00:ec2::254]" : "http://169.254.169.254");
+	base = xstrdup(ep ? ep
+		       : mode && !strcasecmp(mode, "IPv6")
+			   ? "http://[fd00:ec2::254]"
+			   : "http://169.254.169.254");
 	while (*base && str_ends_with(base, "/"))
 		base[strlen(base) - 1] = '\0';
 	http_response_init(&resp);
 	if ((rc = need_http(ch, err)) ||
-	    (rc = http_url_check(base, "instance metadata endpoint", HTTP_URL_LINK_LOCAL,
-				 NULL, 0, err)) ||
+	    (rc = http_url_check(base, "instance metadata endpoint",
+				 HTTP_URL_LINK_LOCAL, NULL, 0, err)) ||
 	    (rc = imds_token(ch, base, &hdr)) ||
 	    (rc = imds_role(ch, base, hdr, role, err)))
 		goto out;
-	url = xstrfmt("%s/latest/meta-data/iam/security-credentials/%s", base, role);
+	url = xstrfmt("%s/latest/meta-data/iam/security-credentials/%s", base,
+		      role);
 	r = imds_get(ch, NULL, url, hdr, &resp);
 	if (r != HTTP_DONE || resp.status != 200)
-		rc = ebs_fail(err, EBS_ERR_NETWORK,
-			      "instance metadata: no credentials for role '%s' (%s)", role,
-			      r == HTTP_DONE ? "an HTTP error" : resp.reason);
+		rc = ebs_fail(
+		    err, EBS_ERR_NETWORK,
+		    "instance metadata: no credentials for role '%s' (%s)",
+		    role, r == HTTP_DONE ? "an HTTP error" : resp.reason);
 	else if (!(rc = aws_parse_creds_json(AWS_DOC_CONTAINER, resp.body.buf,
-					     resp.body.len, "instance metadata", c, err)) &&
+					     resp.body.len, "instance metadata",
+					     c, err)) &&
 		 !(rc = check_fresh(c, "instance metadata", err))) {
 		xsnprintf(c->source, sizeof(c->source),
-			  "instance metadata (IMDSv2) role '%s' at '%s'", role, base);
+			  "instance metadata (IMDSv2) role '%s' at '%s'", role,
+			  base);
 		note(ch, "instance metadata", "used");
 	}
 out:
@@ -841,7 +892,8 @@ static int sts_call(struct chain *ch, const char *name, const char *body,
 	if ((rc = need_http(ch, err)) ||
 	    (rc = http_url_check(url, "STS endpoint", 0, NULL, 0, err)))
 		goto out_free;
-	hdrs[0] = "Content-Type: application/x-www-form-urlencoded; charset=utf-8";
+	hdrs[0] =
+	    "Content-Type: application/x-www-form-urlencoded; charset=utf-8";
 	req.nheaders = 1;
 	if (signer) {
 		xsnprintf(sigv4, sizeof(sigv4), "aws:amz:%s:sts", region);
@@ -849,7 +901,8 @@ static int sts_call(struct chain *ch, const char *name, const char *body,
 		req.user = signer->access_key_id;
 		req.secret = signer->secret_access_key;
 		if (signer->session_token) {
-			thdr = xstrfmt("X-Amz-Security-Token: %s", signer->session_token);
+			thdr = xstrfmt("X-Amz-Security-Token: %s",
+				       signer->session_token);
 			hdrs[req.nheaders++] = thdr;
 		}
 	}
@@ -862,10 +915,12 @@ static int sts_call(struct chain *ch, const char *name, const char *body,
 	http_response_init(&resp);
 	r = small_request(ch, &req, &resp, 10000, 3);
 	if (r != HTTP_DONE)
-		rc = ebs_fail(err, EBS_ERR_NETWORK, "%s: cannot reach STS at '%s': %s", what,
-			      base, resp.reason);
+		rc = ebs_fail(err, EBS_ERR_NETWORK,
+			      "%s: cannot reach STS at '%s': %s", what, base,
+			      resp.reason);
 	else
-		rc = aws_parse_sts_xml(resp.body.buf, resp.body.len, what, c, err);
+		rc = aws_parse_sts_xml(resp.body.buf, resp.body.len, what, c,
+				       err);
 	if (!rc)
 		rc = check_fresh(c, what, err);
 	wipe_buf(resp.body.buf, resp.body.len);
@@ -891,7 +946,8 @@ static char *sts_body(const struct chain *ch, const char *name,
 	char *e, defsess[48];
 	long d;
 
-	xsnprintf(defsess, sizeof(defsess), "ebsize-%lld", (long long)time(NULL));
+	xsnprintf(defsess, sizeof(defsess), "ebsize-%lld",
+		  (long long)time(NULL));
 	sbuf_addf(&sb, "Action=%s&Version=2011-06-15&RoleArn=", action);
 	sbuf_addstr(&sb, e = http_urlencode(role_arn));
 	free(e);
@@ -915,8 +971,9 @@ static char *sts_body(const struct chain *ch, const char *name,
 }
 
 /* AssumeRoleWithWebIdentity with the token in file (a profile's or env's). */
-static int web_identity(struct chain *ch, const char *name, const char *role_arn,
-			const char *file, struct aws_creds *c, char *err)
+static int web_identity(struct chain *ch, const char *name,
+			const char *role_arn, const char *file,
+			struct aws_creds *c, char *err)
 {
 	char *path = expand_home(file), *tok = NULL, *body, what[400];
 	size_t len = 0;
@@ -927,13 +984,15 @@ static int web_identity(struct chain *ch, const char *name, const char *role_arn
 	if (!rc) {
 		while (len && (tok[len - 1] == '\n' || tok[len - 1] == '\r'))
 			tok[--len] = '\0';
-		body = sts_body(ch, name, "AssumeRoleWithWebIdentity", role_arn, tok);
+		body = sts_body(ch, name, "AssumeRoleWithWebIdentity", role_arn,
+				tok);
 		rc = sts_call(ch, name, body, NULL, what, c, err);
 		wipe_buf(body, strlen(body));
 		if (!rc) {
-			xsnprintf(c->source, sizeof(c->source),
-				  "role '%s' assumed with the web identity token in '%s'",
-				  role_arn, path);
+			xsnprintf(
+			    c->source, sizeof(c->source),
+			    "role '%s' assumed with the web identity token in '%s'",
+			    role_arn, path);
 		}
 	}
 	wipe_buf(tok, len);
@@ -956,50 +1015,63 @@ static int role_source(struct chain *ch, const char *name, int depth,
 	int rc;
 
 	if (sp && cs)
-		return ebs_fail(err, EBS_ERR_AUTH,
-				"profile '%s' has both source_profile and credential_source", name);
+		return ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "profile '%s' has both source_profile and credential_source",
+		    name);
 	if (sp) {
-		if (!strcmp(sp, name)) {      /* its own static keys */
-			rc = from_keys(creds_sec(ch, name), name, path_or(ch->creds_path),
-				       src, err);
+		if (!strcmp(sp, name)) { /* its own static keys */
+			rc = from_keys(creds_sec(ch, name), name,
+				       path_or(ch->creds_path), src, err);
 			if (rc == NOT_HERE)
 				rc = from_keys(config_sec(ch, name), name,
-					       path_or(ch->config_path), src, err);
-			return rc == NOT_HERE ?
-				ebs_fail(err, EBS_ERR_AUTH,
+					       path_or(ch->config_path), src,
+					       err);
+			return rc == NOT_HERE
+				   ? ebs_fail(
+					 err, EBS_ERR_AUTH,
 					 "profile '%s' is its own source_profile but has no static keys",
-					 name) : rc;
+					 name)
+				   : rc;
 		}
 		for (size_t i = 0; i < ch->nvisited; i++)
 			if (!strcmp(ch->visited[i], sp))
-				return ebs_fail(err, EBS_ERR_AUTH,
-						"source_profile loop: profile '%s' leads back to '%s'",
-						name, sp);
+				return ebs_fail(
+				    err, EBS_ERR_AUTH,
+				    "source_profile loop: profile '%s' leads back to '%s'",
+				    name, sp);
 		if (depth + 1 >= AWS_CREDS_MAX_CHAIN)
-			return ebs_fail(err, EBS_ERR_AUTH,
-					"source_profile chain from profile '%s' is longer than %d",
-					ch->visited[0], AWS_CREDS_MAX_CHAIN);
+			return ebs_fail(
+			    err, EBS_ERR_AUTH,
+			    "source_profile chain from profile '%s' is longer than %d",
+			    ch->visited[0], AWS_CREDS_MAX_CHAIN);
 		if (!config_sec(ch, sp) && !creds_sec(ch, sp))
-			return ebs_fail(err, EBS_ERR_AUTH,
-					"profile '%s' names source_profile '%s', which is in neither '%s' nor '%s'",
-					name, sp, path_or(ch->config_path), path_or(ch->creds_path));
+			return ebs_fail(
+			    err, EBS_ERR_AUTH,
+			    "profile '%s' names source_profile '%s', which is in neither '%s' nor '%s'",
+			    name, sp, path_or(ch->config_path),
+			    path_or(ch->creds_path));
 		rc = profile_role(ch, sp, depth + 1, src, err);
 		if (rc == NOT_HERE)
 			rc = profile_rest(ch, sp, src, err);
-		return rc == NOT_HERE ?
-			ebs_fail(err, EBS_ERR_AUTH,
-				 "source_profile '%s' of profile '%s' has no credentials", sp, name) :
-			rc;
+		return rc == NOT_HERE
+			   ? ebs_fail(
+				 err, EBS_ERR_AUTH,
+				 "source_profile '%s' of profile '%s' has no credentials",
+				 sp, name)
+			   : rc;
 	}
 	if (!cs)
-		return ebs_fail(err, EBS_ERR_AUTH,
-				"profile '%s' has role_arn but neither source_profile nor credential_source",
-				name);
+		return ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "profile '%s' has role_arn but neither source_profile nor credential_source",
+		    name);
 	if (!strcmp(cs, "Environment")) {
 		if (!env("AWS_ACCESS_KEY_ID") || !env("AWS_SECRET_ACCESS_KEY"))
-			return ebs_fail(err, EBS_ERR_AUTH,
-					"profile '%s' has credential_source Environment, but AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY is not set",
-					name);
+			return ebs_fail(
+			    err, EBS_ERR_AUTH,
+			    "profile '%s' has credential_source Environment, but AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY is not set",
+			    name);
 		src->access_key_id = xstrdup(env("AWS_ACCESS_KEY_ID"));
 		src->secret_access_key = xstrdup(env("AWS_SECRET_ACCESS_KEY"));
 		if (env("AWS_SESSION_TOKEN"))
@@ -1008,16 +1080,19 @@ static int role_source(struct chain *ch, const char *name, int depth,
 		return EBS_OK;
 	}
 	if (!strcmp(cs, "EcsContainer") || !strcmp(cs, "Ec2InstanceMetadata")) {
-		rc = !strcmp(cs, "EcsContainer") ? from_container(ch, src, err) :
-			from_imds(ch, src, err);
-		return rc == NOT_HERE ?
-			ebs_fail(err, EBS_ERR_AUTH,
+		rc = !strcmp(cs, "EcsContainer") ? from_container(ch, src, err)
+						 : from_imds(ch, src, err);
+		return rc == NOT_HERE
+			   ? ebs_fail(
+				 err, EBS_ERR_AUTH,
 				 "profile '%s' has credential_source %s, which gave no credentials",
-				 name, cs) : rc;
+				 name, cs)
+			   : rc;
 	}
-	return ebs_fail(err, EBS_ERR_AUTH,
-			"profile '%s': credential_source '%s' is not Environment, Ec2InstanceMetadata or EcsContainer",
-			name, cs);
+	return ebs_fail(
+	    err, EBS_ERR_AUTH,
+	    "profile '%s': credential_source '%s' is not Environment, Ec2InstanceMetadata or EcsContainer",
+	    name, cs);
 }
 
 /*
@@ -1039,20 +1114,22 @@ static int profile_role(struct chain *ch, const char *name, int depth,
 	if (wit)
 		return web_identity(ch, name, role, wit, c, err);
 	if (pget(ch, name, "mfa_serial"))
-		return ebs_fail(err, EBS_ERR_AUTH,
-				"profile '%s' needs an MFA code (mfa_serial), which ebsize cannot ask for; get temporary credentials first (for example with 'aws sts get-session-token') and use them through the environment",
-				name);
+		return ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "profile '%s' needs an MFA code (mfa_serial), which ebsize cannot ask for; get temporary credentials first (for example with 'aws sts get-session-token') and use them through the environment",
+		    name);
 	ch->visited[ch->nvisited++] = name;
 	rc = role_source(ch, name, depth, &src, err);
 	if (!rc) {
-		xsnprintf(what, sizeof(what), "role '%s' of profile '%s'", role, name);
+		xsnprintf(what, sizeof(what), "role '%s' of profile '%s'", role,
+			  name);
 		body = sts_body(ch, name, "AssumeRole", role, NULL);
 		rc = sts_call(ch, name, body, &src, what, c, err);
 		free(body);
 		if (!rc)
 			xsnprintf(c->source, sizeof(c->source),
-				  "role '%s' of profile '%s', assumed with %s", role, name,
-				  src.source);
+				  "role '%s' of profile '%s', assumed with %s",
+				  role, name, src.source);
 	}
 	ch->nvisited--;
 	aws_creds_release(&src);
@@ -1072,12 +1149,14 @@ static int profile_rest(struct chain *ch, const char *name, struct aws_creds *c,
 	if (pget(ch, name, "sso_session") || pget(ch, name, "sso_start_url") ||
 	    pget(ch, name, "sso_account_id"))
 		return from_sso(ch, name, c, err);
-	rc = from_keys(creds_sec(ch, name), name, path_or(ch->creds_path), c, err);
+	rc = from_keys(creds_sec(ch, name), name, path_or(ch->creds_path), c,
+		       err);
 	if (rc != NOT_HERE)
 		return rc;
 	if (proc)
 		return from_process(ch, name, proc, c, err);
-	return from_keys(config_sec(ch, name), name, path_or(ch->config_path), c, err);
+	return from_keys(config_sec(ch, name), name, path_or(ch->config_path),
+			 c, err);
 }
 
 /* Web identity from the environment (EKS IRSA): NOT_HERE when unset. */
@@ -1104,14 +1183,16 @@ static int from_env(struct chain *ch, struct aws_creds *c, char *err)
 		return NOT_HERE;
 	}
 	if (!akid && !secret) {
-		note(ch, "environment", "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY not set");
+		note(ch, "environment",
+		     "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY not set");
 		return NOT_HERE;
 	}
 	if (!akid || !secret)
-		return ebs_fail(err, EBS_ERR_AUTH,
-				"no AWS credentials: %s is set but %s is not",
-				akid ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY",
-				akid ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID");
+		return ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "no AWS credentials: %s is set but %s is not",
+		    akid ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY",
+		    akid ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID");
 	c->access_key_id = xstrdup(akid);
 	c->secret_access_key = xstrdup(secret);
 	if (env("AWS_SESSION_TOKEN"))
@@ -1125,19 +1206,22 @@ static int from_env(struct chain *ch, struct aws_creds *c, char *err)
 static int from_profile(struct chain *ch, struct aws_creds *c, char *err)
 {
 	const char *name = ch->o->profile ? ch->o->profile : env("AWS_PROFILE");
-	const char *why = ch->o->profile ? "--profile" : name ? "AWS_PROFILE" : NULL;
+	const char *why = ch->o->profile ? "--profile"
+			  : name	 ? "AWS_PROFILE"
+					 : NULL;
 	int rc;
 
 	if (!name)
 		name = "default";
 	if (!config_sec(ch, name) && !creds_sec(ch, name)) {
 		if (why)
-			return ebs_fail(err, EBS_ERR_AUTH,
-					"no AWS credentials: profile '%s' (from %s) is in neither '%s' nor '%s'",
-					name, why, path_or(ch->config_path),
-					path_or(ch->creds_path));
-		note(ch, "profile 'default'", "not in '%s' or '%s'", path_or(ch->config_path),
-		     path_or(ch->creds_path));
+			return ebs_fail(
+			    err, EBS_ERR_AUTH,
+			    "no AWS credentials: profile '%s' (from %s) is in neither '%s' nor '%s'",
+			    name, why, path_or(ch->config_path),
+			    path_or(ch->creds_path));
+		note(ch, "profile 'default'", "not in '%s' or '%s'",
+		     path_or(ch->config_path), path_or(ch->creds_path));
 		return env_web_identity(ch, name, c, err);
 	}
 	rc = profile_role(ch, name, 0, c, err);
@@ -1180,7 +1264,8 @@ int aws_creds_resolve(struct aws_creds *c, const struct aws_creds_opts *o,
 	if (rc == NOT_HERE)
 		rc = from_imds(&ch, c, err);
 	if (rc == NOT_HERE)
-		rc = ebs_fail(err, EBS_ERR_AUTH, "no AWS credentials: %s", ch.tried.buf);
+		rc = ebs_fail(err, EBS_ERR_AUTH, "no AWS credentials: %s",
+			      ch.tried.buf);
 	if (rc)
 		aws_creds_release(c);
 	aws_ini_release(&ch.config);
@@ -1199,8 +1284,8 @@ int aws_creds_load(struct aws_creds *c, char *err)
 	return aws_creds_resolve(c, &o, err);
 }
 
-int aws_creds_from_ini(const char *buf, const char *profile,
-		       const char *path, struct aws_creds *c, char *err)
+int aws_creds_from_ini(const char *buf, const char *profile, const char *path,
+		       struct aws_creds *c, char *err)
 {
 	struct aws_ini ini;
 	const struct aws_ini_section *s;
@@ -1214,17 +1299,20 @@ int aws_creds_from_ini(const char *buf, const char *profile,
 	secret = aws_ini_get(s, "aws_secret_access_key");
 	token = aws_ini_get(s, "aws_session_token");
 	if (!s)
-		rc = ebs_fail(err, EBS_ERR_AUTH, "no AWS credentials: '%s' has no profile '%s'",
+		rc = ebs_fail(err, EBS_ERR_AUTH,
+			      "no AWS credentials: '%s' has no profile '%s'",
 			      path, profile);
 	else if (!akid || !secret)
-		rc = ebs_fail(err, EBS_ERR_AUTH,
-			      "no AWS credentials: profile '%s' in '%s' lacks aws_access_key_id or aws_secret_access_key",
-			      profile, path);
+		rc = ebs_fail(
+		    err, EBS_ERR_AUTH,
+		    "no AWS credentials: profile '%s' in '%s' lacks aws_access_key_id or aws_secret_access_key",
+		    profile, path);
 	if (!rc) {
 		c->access_key_id = xstrdup(akid);
 		c->secret_access_key = xstrdup(secret);
 		c->session_token = token ? xstrdup(token) : NULL;
-		xsnprintf(c->source, sizeof(c->source), "profile '%s' in '%s'", profile, path);
+		xsnprintf(c->source, sizeof(c->source), "profile '%s' in '%s'",
+			  profile, path);
 	}
 	aws_ini_release(&ini);
 	return rc;

@@ -38,8 +38,7 @@ static void add_field(struct batch_req *r, const char *key, const char *val,
 	r->n++;
 }
 
-const struct batch_field *batch_find(const struct batch_req *r,
-				     const char *key)
+const struct batch_field *batch_find(const struct batch_req *r, const char *key)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (!strcmp(r->f[i].key, key))
@@ -59,7 +58,7 @@ static int has_key(const struct batch_req *r, const char *key)
 
 struct jp {
 	const unsigned char *s, *p, *end;
-	char *out;            /* next free byte of the request's buffer */
+	char *out; /* next free byte of the request's buffer */
 	char *why;
 	size_t whylen;
 };
@@ -73,8 +72,8 @@ static int fail_at(struct jp *j, const unsigned char *at, const char *what)
 
 static void skip_ws(struct jp *j)
 {
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\r' ||
-				 *j->p == '\n'))
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
+				 *j->p == '\r' || *j->p == '\n'))
 		j->p++;
 }
 
@@ -102,7 +101,8 @@ static size_t utf8_len(const unsigned char *p, const unsigned char *end)
 		cp = cp << 6 | (p[i] & 0x3F);
 	}
 	/* overlong forms, surrogates, beyond U+10FFFF */
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	if ((n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
 	    (cp >= 0xD800 && cp <= 0xDFFF))
 		return 0;
 	return n;
@@ -167,10 +167,8 @@ static int unescape(struct jp *j)
 	case 'n': *j->out++ = '\n'; return 0;
 	case 'r': *j->out++ = '\r'; return 0;
 	case 't': *j->out++ = '\t'; return 0;
-	case 'u':
-		break;
-	default:
-		return fail_at(j, at, "unknown escape in a string");
+	case 'u': break;
+	default: return fail_at(j, at, "unknown escape in a string");
 	}
 	if (j->end - j->p < 4 || hex4(j->p, &cp))
 		return fail_at(j, at, "\\u needs four hexadecimal digits");
@@ -180,7 +178,8 @@ static int unescape(struct jp *j)
 	if (cp >= 0xD800 && cp <= 0xDBFF) {
 		if (j->end - j->p < 6 || j->p[0] != '\\' || j->p[1] != 'u' ||
 		    hex4(j->p + 2, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-			return fail_at(j, at, "a high surrogate without a low one");
+			return fail_at(j, at,
+				       "a high surrogate without a low one");
 		j->p += 6;
 		cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 	}
@@ -213,7 +212,9 @@ static int string(struct jp *j, const char **out)
 			continue;
 		}
 		if (*j->p < 0x20)
-			return fail_at(j, j->p, "a control character in a string (escape it)");
+			return fail_at(
+			    j, j->p,
+			    "a control character in a string (escape it)");
 		if (!(n = utf8_len(j->p, j->end)))
 			return fail_at(j, j->p, "not valid UTF-8");
 		memcpy(j->out, j->p, n);
@@ -230,7 +231,9 @@ static int number(struct jp *j, const char **out)
 	if (p < j->end && *p == '-')
 		p++;
 	if (p >= j->end || *p < '0' || *p > '9')
-		return fail_at(j, start, "expected a value (a string, a number, true, false, null or a list)");
+		return fail_at(
+		    j, start,
+		    "expected a value (a string, a number, true, false, null or a list)");
 	if (*p == '0')
 		p++;
 	else
@@ -239,7 +242,8 @@ static int number(struct jp *j, const char **out)
 	if (p < j->end && *p == '.') {
 		p++;
 		if (p >= j->end || *p < '0' || *p > '9')
-			return fail_at(j, start, "a number needs digits after '.'");
+			return fail_at(j, start,
+				       "a number needs digits after '.'");
 		while (p < j->end && *p >= '0' && *p <= '9')
 			p++;
 	}
@@ -248,7 +252,8 @@ static int number(struct jp *j, const char **out)
 		if (p < j->end && (*p == '+' || *p == '-'))
 			p++;
 		if (p >= j->end || *p < '0' || *p > '9')
-			return fail_at(j, start, "a number needs digits in its exponent");
+			return fail_at(j, start,
+				       "a number needs digits in its exponent");
 		while (p < j->end && *p >= '0' && *p <= '9')
 			p++;
 	}
@@ -293,13 +298,15 @@ static int list(struct jp *j, const char **out)
 		if (j->p < j->end && *j->p == '"') {
 			if (string(j, &item))
 				return -1;
-		} else if (j->p < j->end && (*j->p == '-' || (*j->p >= '0' && *j->p <= '9'))) {
+		} else if (j->p < j->end &&
+			   (*j->p == '-' || (*j->p >= '0' && *j->p <= '9'))) {
 			if (number(j, &item))
 				return -1;
 		} else {
-			return fail_at(j, j->p, "a list holds strings and numbers only");
+			return fail_at(j, j->p,
+				       "a list holds strings and numbers only");
 		}
-		j->out--;        /* drop the item's NUL: the list goes on */
+		j->out--; /* drop the item's NUL: the list goes on */
 		if (strchr(item, ','))
 			return fail_at(j, open, "a list item holds a ','");
 		first = 0;
@@ -323,14 +330,9 @@ static int value(struct jp *j, const char **val, enum batch_kind *kind)
 	if (j->p >= j->end)
 		return fail_at(j, j->p, "expected a value");
 	switch (*j->p) {
-	case '"':
-		*kind = BATCH_STRING;
-		return string(j, val);
-	case '[':
-		*kind = BATCH_LIST;
-		return list(j, val);
-	case '{':
-		return fail_at(j, j->p, "a value cannot be an object");
+	case '"': *kind = BATCH_STRING; return string(j, val);
+	case '[': *kind = BATCH_LIST; return list(j, val);
+	case '{': return fail_at(j, j->p, "a value cannot be an object");
 	case 't':
 	case 'f':
 		if (word(j, "true") || word(j, "false")) {
@@ -352,18 +354,22 @@ static int value(struct jp *j, const char **val, enum batch_kind *kind)
 			return 0;
 		}
 		break;
-	default:
-		*kind = BATCH_NUMBER;
-		return number(j, val);
+	default: *kind = BATCH_NUMBER; return number(j, val);
 	}
-	return fail_at(j, j->p, "expected a value (a string, a number, true, false, null or a list)");
+	return fail_at(
+	    j, j->p,
+	    "expected a value (a string, a number, true, false, null or a list)");
 }
 
 int batch_parse_json(const char *line, size_t len, struct batch_req *r,
 		     char *why, size_t n)
 {
-	struct jp j = { (const unsigned char *)line, (const unsigned char *)line,
-			(const unsigned char *)line + len, NULL, why, n };
+	struct jp j = { (const unsigned char *)line,
+			(const unsigned char *)line,
+			(const unsigned char *)line + len,
+			NULL,
+			why,
+			n };
 
 	r->n = 0;
 	/* +1: a NUL for a value that ends the input (always an error, but
@@ -372,7 +378,9 @@ int batch_parse_json(const char *line, size_t len, struct batch_req *r,
 	j.out = r->buf;
 	skip_ws(&j);
 	if (j.p >= j.end || *j.p != '{')
-		return fail_at(&j, j.p, "expected '{' (a request is one JSON object per line)");
+		return fail_at(
+		    &j, j.p,
+		    "expected '{' (a request is one JSON object per line)");
 	j.p++;
 	skip_ws(&j);
 	if (j.p < j.end && *j.p == '}') {
@@ -387,13 +395,15 @@ int batch_parse_json(const char *line, size_t len, struct batch_req *r,
 		skip_ws(&j);
 		kat = j.p;
 		if (j.p >= j.end || *j.p != '"')
-			return fail_at(&j, j.p, "expected a key in double quotes");
+			return fail_at(&j, j.p,
+				       "expected a key in double quotes");
 		if (string(&j, &key))
 			return -1;
 		if (has_key(r, key)) {
 			char what[96];
 
-			xsnprintf(what, sizeof(what), "key '%.60s' given twice", key);
+			xsnprintf(what, sizeof(what), "key '%.60s' given twice",
+				  key);
 			return fail_at(&j, kat, what);
 		}
 		skip_ws(&j);
@@ -418,7 +428,8 @@ int batch_parse_json(const char *line, size_t len, struct batch_req *r,
 end:
 	skip_ws(&j);
 	if (j.p < j.end)
-		return fail_at(&j, j.p, "text after the object (one request per line)");
+		return fail_at(&j, j.p,
+			       "text after the object (one request per line)");
 	return 0;
 }
 
@@ -428,12 +439,17 @@ int batch_check_header(char *const *hdr, size_t nhdr, char *why, size_t n)
 {
 	for (size_t i = 0; i < nhdr; i++) {
 		if (!*hdr[i]) {
-			xsnprintf(why, n, "column %zu of the header has no name", i + 1);
+			xsnprintf(why, n,
+				  "column %zu of the header has no name",
+				  i + 1);
 			return -1;
 		}
 		for (size_t k = 0; k < i; k++) {
 			if (!strcmp(hdr[i], hdr[k])) {
-				xsnprintf(why, n, "column '%.60s' is in the header twice", hdr[i]);
+				xsnprintf(
+				    why, n,
+				    "column '%.60s' is in the header twice",
+				    hdr[i]);
 				return -1;
 			}
 		}
@@ -441,8 +457,8 @@ int batch_check_header(char *const *hdr, size_t nhdr, char *why, size_t n)
 	return 0;
 }
 
-int batch_from_csv(char *const *hdr, size_t nhdr, char *const *fld,
-		   size_t nfld, struct batch_req *r, char *why, size_t n)
+int batch_from_csv(char *const *hdr, size_t nhdr, char *const *fld, size_t nfld,
+		   struct batch_req *r, char *why, size_t n)
 {
 	r->n = 0;
 	if (nfld != nhdr) {
@@ -463,7 +479,8 @@ enum batch_format batch_detect(const char *buf, size_t len)
 	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
 		i = 3;
 	for (; i < len; i++) {
-		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n')
+		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
+		    buf[i] == '\n')
 			continue;
 		return buf[i] == '{' ? BATCH_JSONL : BATCH_CSV;
 	}

@@ -162,7 +162,8 @@ void bench_analyse_phase(struct bench_phase_result *p,
 	}
 	if (p->iops > 0) {
 		/* Little's law: in flight = throughput x time in system */
-		p->little_lat_ms = (double)(p->iodepth * p->numjobs) / p->iops * 1000.0;
+		p->little_lat_ms =
+		    (double)(p->iodepth * p->numjobs) / p->iops * 1000.0;
 		/* the time in system is the total latency; completion
 		 * latency (all published runs give) leaves out submission */
 		if (!isnan(p->lat_total_ms))
@@ -186,7 +187,7 @@ int bench_model_expect(const char *volume_type, double size_gib, long iops,
 	cfg.iops = iops;
 	cfg.count = 1;
 	if (cfg.type == VT_GP3 && !cfg.iops)
-		cfg.iops = 3000;   /* included IOPS, ebs-facts.md T3 */
+		cfg.iops = 3000; /* included IOPS, ebs-facts.md T3 */
 	model_perf(&cfg, &pf);
 	*steady_iops = pf.baseline_iops;
 	if (cfg.type == VT_GP2 && pf.burst_seconds > 0)

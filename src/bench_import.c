@@ -41,17 +41,20 @@ static int is_iops_log_name(const char *s)
 	return strstr(b, "_iops") && str_ends_with(b, ".log");
 }
 
-static int add_file(struct bench_import_files *f, const char *path, int explicit_,
-		    char *err)
+static int add_file(struct bench_import_files *f, const char *path,
+		    int explicit_, char *err)
 {
 	if (f->njson + f->nlogs >= IMPORT_MAX_FILES)
-		return ebs_fail(err, EBS_ERR_TOO_BIG, "more than %d files to import",
+		return ebs_fail(err, EBS_ERR_TOO_BIG,
+				"more than %d files to import",
 				IMPORT_MAX_FILES);
 	if (is_iops_log_name(path)) {
-		xgrow((void **)&f->logs, &f->alogs, f->nlogs + 1, sizeof(*f->logs));
+		xgrow((void **)&f->logs, &f->alogs, f->nlogs + 1,
+		      sizeof(*f->logs));
 		f->logs[f->nlogs++] = xstrdup(path);
 	} else if (is_json_name(path) || explicit_) {
-		xgrow((void **)&f->json, &f->ajson, f->njson + 1, sizeof(*f->json));
+		xgrow((void **)&f->json, &f->ajson, f->njson + 1,
+		      sizeof(*f->json));
 		f->json[f->njson++] = xstrdup(path);
 	}
 	return EBS_OK;
@@ -106,8 +109,8 @@ static char *stem_of(const char *path)
 }
 
 /* Logs of json i: those with its stem, or all when there is one JSON. */
-size_t bench_import_logs_for(const struct bench_import_files *f, size_t i, char **out,
-		       char *err, int *rc)
+size_t bench_import_logs_for(const struct bench_import_files *f, size_t i,
+			     char **out, char *err, int *rc)
 {
 	char *js = stem_of(f->json[i]);
 	size_t n = 0;
@@ -126,9 +129,10 @@ size_t bench_import_logs_for(const struct bench_import_files *f, size_t i, char 
 		if (mine || (f->njson == 1 && !theirs))
 			out[n++] = f->logs[k];
 		else if (!theirs && !*rc)
-			*rc = ebs_fail(err, EBS_ERR_USAGE,
-				       "cannot tell which fio output the log '%s' belongs to (name it <json name>_iops.N.log)",
-				       f->logs[k]);
+			*rc = ebs_fail(
+			    err, EBS_ERR_USAGE,
+			    "cannot tell which fio output the log '%s' belongs to (name it <json name>_iops.N.log)",
+			    f->logs[k]);
 		free(ls);
 	}
 	free(js);
@@ -141,7 +145,8 @@ long bench_import_seq(const char *path)
 	char *s = stem_of(path);
 	long v = -1;
 
-	if (s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9' && s[2] == '-')
+	if (s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9' &&
+	    s[2] == '-')
 		v = (s[0] - '0') * 10 + (s[1] - '0');
 	free(s);
 	return v;
@@ -157,8 +162,8 @@ int bench_import_collect(const char *const *paths, size_t n,
 		if (stat(paths[i], &sb))
 			return ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s",
 					paths[i], strerror(errno));
-		rc = S_ISDIR(sb.st_mode) ? add_dir(f, paths[i], err) :
-			add_file(f, paths[i], 1, err);
+		rc = S_ISDIR(sb.st_mode) ? add_dir(f, paths[i], err)
+					 : add_file(f, paths[i], 1, err);
 		if (rc)
 			return rc;
 	}

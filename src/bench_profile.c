@@ -31,27 +31,27 @@
  * 2,700 s on gp2 to catch the cliff, per-second IOPS log).
  */
 static const char profile_article[] =
-	"# seed-benchmarks.md A: the published gp2 vs gp3 suite\n"
-	"profile article\n"
-	"size 8g\n"
-	"phase layout         rw=write     bs=1M\n"
-	"phase randread-qd32  rw=randread  bs=4k iodepth=32 runtime=600 burst_runtime=2700 iops_log\n"
-	"phase randwrite-qd32 rw=randwrite bs=4k iodepth=32 runtime=120\n"
-	"phase randread-qd1   rw=randread  bs=4k iodepth=1  runtime=60\n"
-	"phase seqread        rw=read      bs=1M iodepth=8  runtime=60\n"
-	"phase seqwrite       rw=write     bs=1M iodepth=8  runtime=60\n";
+    "# seed-benchmarks.md A: the published gp2 vs gp3 suite\n"
+    "profile article\n"
+    "size 8g\n"
+    "phase layout         rw=write     bs=1M\n"
+    "phase randread-qd32  rw=randread  bs=4k iodepth=32 runtime=600 burst_runtime=2700 iops_log\n"
+    "phase randwrite-qd32 rw=randwrite bs=4k iodepth=32 runtime=120\n"
+    "phase randread-qd1   rw=randread  bs=4k iodepth=1  runtime=60\n"
+    "phase seqread        rw=read      bs=1M iodepth=8  runtime=60\n"
+    "phase seqwrite       rw=write     bs=1M iodepth=8  runtime=60\n";
 
 /* The same phases, a small file and a few seconds each: smoke checks. */
 static const char profile_quick[] =
-	"# the article's phases, small and short: for tests and smoke checks\n"
-	"profile quick\n"
-	"size 64m\n"
-	"phase layout         rw=write     bs=1M\n"
-	"phase randread-qd32  rw=randread  bs=4k iodepth=32 runtime=3 burst_runtime=3 iops_log\n"
-	"phase randwrite-qd32 rw=randwrite bs=4k iodepth=32 runtime=2\n"
-	"phase randread-qd1   rw=randread  bs=4k iodepth=1  runtime=2\n"
-	"phase seqread        rw=read      bs=1M iodepth=8  runtime=2\n"
-	"phase seqwrite       rw=write     bs=1M iodepth=8  runtime=2\n";
+    "# the article's phases, small and short: for tests and smoke checks\n"
+    "profile quick\n"
+    "size 64m\n"
+    "phase layout         rw=write     bs=1M\n"
+    "phase randread-qd32  rw=randread  bs=4k iodepth=32 runtime=3 burst_runtime=3 iops_log\n"
+    "phase randwrite-qd32 rw=randwrite bs=4k iodepth=32 runtime=2\n"
+    "phase randread-qd1   rw=randread  bs=4k iodepth=1  runtime=2\n"
+    "phase seqread        rw=read      bs=1M iodepth=8  runtime=2\n"
+    "phase seqwrite       rw=write     bs=1M iodepth=8  runtime=2\n";
 
 static const struct {
 	const char *name;
@@ -115,8 +115,9 @@ static int parse_size(const char *s, uint64_t *out)
 
 static int rw_ok(const char *s)
 {
-	static const char *const ok[] = { "read", "write", "randread",
-		"randwrite", "rw", "randrw", "readwrite" };
+	static const char *const ok[] = { "read",      "write", "randread",
+					  "randwrite", "rw",	"randrw",
+					  "readwrite" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
 		if (!strcmp(s, ok[i]))
@@ -171,7 +172,8 @@ static int phase_word(struct bench_phase_def *p, char *w, char *why,
 		return -1;
 	}
 	if (parse_long_range(eq, 1, max, dst)) {
-		xsnprintf(why, whylen, "%s must be a whole number from 1 to %ld, not '%s'",
+		xsnprintf(why, whylen,
+			  "%s must be a whole number from 1 to %ld, not '%s'",
 			  w, max, eq);
 		return -1;
 	}
@@ -188,12 +190,15 @@ static int phase_line(struct bench_profile *pr, char **words, size_t nw,
 		return -1;
 	}
 	if (nw < 2 || !name_ok(words[1], BENCH_NAME_LEN)) {
-		xsnprintf(why, whylen, "expected 'phase NAME rw=... bs=...' with NAME of a-z, 0-9, '-', '_'");
+		xsnprintf(
+		    why, whylen,
+		    "expected 'phase NAME rw=... bs=...' with NAME of a-z, 0-9, '-', '_'");
 		return -1;
 	}
 	for (size_t i = 0; i < pr->nphases; i++)
 		if (!strcmp(pr->phase[i].name, words[1])) {
-			xsnprintf(why, whylen, "phase '%s' defined twice", words[1]);
+			xsnprintf(why, whylen, "phase '%s' defined twice",
+				  words[1]);
 			return -1;
 		}
 	p = &pr->phase[pr->nphases];
@@ -253,13 +258,18 @@ static int profile_line(struct bench_profile *pr, char *line, char *why,
 		xsnprintf(why, whylen, "more than %zu words", ARRAY_SIZE(w));
 		return -1;
 	}
-	if (!strcmp(w[0], "profile") && nw == 2 && name_ok(w[1], sizeof(pr->name))) {
+	if (!strcmp(w[0], "profile") && nw == 2 &&
+	    name_ok(w[1], sizeof(pr->name))) {
 		xsnprintf(pr->name, sizeof(pr->name), "%s", w[1]);
 		return 0;
 	}
 	if (!strcmp(w[0], "size") && nw == 2) {
-		if (parse_size(w[1], &pr->size_bytes) || pr->size_bytes < (1u << 20)) {
-			xsnprintf(why, whylen, "bad size '%s' (use fio syntax of at least 1m: 64m, 8g)", w[1]);
+		if (parse_size(w[1], &pr->size_bytes) ||
+		    pr->size_bytes < (1u << 20)) {
+			xsnprintf(
+			    why, whylen,
+			    "bad size '%s' (use fio syntax of at least 1m: 64m, 8g)",
+			    w[1]);
 			return -1;
 		}
 		xsnprintf(pr->size, sizeof(pr->size), "%s", w[1]);
@@ -267,7 +277,8 @@ static int profile_line(struct bench_profile *pr, char *line, char *why,
 	}
 	if (!strcmp(w[0], "phase"))
 		return phase_line(pr, w, nw, why, whylen);
-	xsnprintf(why, whylen, "expected 'profile', 'size' or 'phase', not '%s'", w[0]);
+	xsnprintf(why, whylen,
+		  "expected 'profile', 'size' or 'phase', not '%s'", w[0]);
 	return -1;
 }
 
@@ -286,19 +297,23 @@ int bench_profile_parse(const char *text, size_t len, const char *name,
 			e++;
 		line++;
 		if (e - i >= sizeof(buf))
-			return ebs_fail(err, EBS_ERR_PARSE, "profile '%s': line %zu: too long",
+			return ebs_fail(err, EBS_ERR_PARSE,
+					"profile '%s': line %zu: too long",
 					name, line);
 		memcpy(buf, text + i, e - i);
 		buf[e - i] = '\0';
 		i = e + 1;
 		if (profile_line(out, buf, why, sizeof(why)))
-			return ebs_fail(err, EBS_ERR_PARSE, "profile '%s': line %zu: %s",
-					name, line, why);
+			return ebs_fail(err, EBS_ERR_PARSE,
+					"profile '%s': line %zu: %s", name,
+					line, why);
 	}
 	if (!out->size[0])
-		return ebs_fail(err, EBS_ERR_PARSE, "profile '%s': no 'size' line", name);
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"profile '%s': no 'size' line", name);
 	if (!out->nphases)
-		return ebs_fail(err, EBS_ERR_PARSE, "profile '%s': no 'phase' line", name);
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"profile '%s': no 'phase' line", name);
 	if (!out->name[0])
 		xsnprintf(out->name, sizeof(out->name), "custom");
 	return EBS_OK;
@@ -308,7 +323,8 @@ int bench_profile_parse(const char *text, size_t len, const char *name,
 
 int bench_type_bursts(const char *t)
 {
-	return t && (!strcmp(t, "gp2") || !strcmp(t, "st1") || !strcmp(t, "sc1"));
+	return t &&
+	       (!strcmp(t, "gp2") || !strcmp(t, "st1") || !strcmp(t, "sc1"));
 }
 
 long bench_phase_runtime(const struct bench_phase_def *p, const char *t)
@@ -364,7 +380,8 @@ void bench_phase_argv(const struct bench_profile *pr, size_t i,
 		push(argv, argc, xstrfmt("--runtime=%ld", runtime));
 	}
 	if (p->iops_log) {
-		push(argv, argc, xstrfmt("--write_iops_log=%s/%s", outdir, stem));
+		push(argv, argc,
+		     xstrfmt("--write_iops_log=%s/%s", outdir, stem));
 		push(argv, argc, xstrdup("--log_avg_msec=1000"));
 	}
 	push(argv, argc, xstrdup("--output-format=json"));

@@ -6,7 +6,7 @@
  * run's results directory.  It never prints (progress goes through a
  * callback) and never touches the database.
  */
-#define _GNU_SOURCE             /* O_DIRECT */
+#define _GNU_SOURCE /* O_DIRECT */
 #include "ebsize/bench.h"
 
 #include <errno.h>
@@ -50,7 +50,8 @@ static int find_on_path(const char *name, char *path, size_t n)
 		size_t len = strcspn(p, ":");
 
 		/* an empty entry means the current directory */
-		xsnprintf(path, n, "%.*s/%s", len ? (int)len : 1, len ? p : ".", name);
+		xsnprintf(path, n, "%.*s/%s", len ? (int)len : 1, len ? p : ".",
+			  name);
 		if (!access(path, X_OK))
 			return 0;
 		if (!p[len])
@@ -63,9 +64,11 @@ int bench_find_fio(char *path, size_t n, char *err, char *hint)
 {
 	if (!find_on_path("fio", path, n))
 		return EBS_OK;
-	xsnprintf(hint, EBS_ERRLEN,
-		  "install fio: 'apt-get install fio' (Debian, Ubuntu), 'dnf install fio' (Fedora, RHEL), 'apk add fio' (Alpine)");
-	return ebs_fail(err, EBS_ERR_NOT_FOUND, "fio is not installed (not found on PATH)");
+	xsnprintf(
+	    hint, EBS_ERRLEN,
+	    "install fio: 'apt-get install fio' (Debian, Ubuntu), 'dnf install fio' (Fedora, RHEL), 'apk add fio' (Alpine)");
+	return ebs_fail(err, EBS_ERR_NOT_FOUND,
+			"fio is not installed (not found on PATH)");
 }
 
 /* ------------------------------------------------------------ target */
@@ -74,17 +77,12 @@ static const struct {
 	long magic;
 	const char *name;
 } fs_names[] = {
-	{ 0xEF53, "ext4" },          /* ext2/3/4 share the magic */
-	{ 0x58465342, "xfs" },
-	{ 0x9123683E, "btrfs" },
-	{ 0x01021994, "tmpfs" },
-	{ (long)0x858458f6, "ramfs" },
-	{ 0x794c7630, "overlay" },
-	{ 0x6969, "nfs" },
-	{ 0x65735546, "fuse" },
-	{ 0x2fc12fc1, "zfs" },
-	{ 0x5346544e, "ntfs" },
-	{ 0x4d44, "vfat" },
+	{ 0xEF53, "ext4" }, /* ext2/3/4 share the magic */
+	{ 0x58465342, "xfs" },	   { 0x9123683E, "btrfs" },
+	{ 0x01021994, "tmpfs" },   { (long)0x858458f6, "ramfs" },
+	{ 0x794c7630, "overlay" }, { 0x6969, "nfs" },
+	{ 0x65735546, "fuse" },	   { 0x2fc12fc1, "zfs" },
+	{ 0x5346544e, "ntfs" },	   { 0x4d44, "vfat" },
 };
 
 static void fs_name(const char *path, char *out, size_t n)
@@ -127,7 +125,8 @@ static void device_info(dev_t dev, struct bench_target_info *info)
 	char sys[128], real[PATH_MAX], buf[256], model[128], serial[64];
 	const char *up = "";
 
-	xsnprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	xsnprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(dev),
+		  minor(dev));
 	if (!realpath(sys, real))
 		return;
 	xsnprintf(info->device, sizeof(info->device), "%s", basename(real));
@@ -138,12 +137,13 @@ static void device_info(dev_t dev, struct bench_target_info *info)
 	sys_read(buf, model, sizeof(model));
 	xsnprintf(buf, sizeof(buf), "%s%s/device/serial", sys, up);
 	sys_read(buf, serial, sizeof(serial));
-	if (strstr(model, "Elastic Block Store") && str_starts_with(serial, "vol") &&
-	    serial[3] != '-')
+	if (strstr(model, "Elastic Block Store") &&
+	    str_starts_with(serial, "vol") && serial[3] != '-')
 		xsnprintf(info->ebs_volume_id, sizeof(info->ebs_volume_id),
 			  "vol-%s", serial + 3);
 	else if (strstr(model, "Elastic Block Store"))
-		xsnprintf(info->ebs_volume_id, sizeof(info->ebs_volume_id), "%s", serial);
+		xsnprintf(info->ebs_volume_id, sizeof(info->ebs_volume_id),
+			  "%s", serial);
 }
 
 /* Absolute form of target: realpath of its directory + its name. */
@@ -155,13 +155,15 @@ static int absolute(const char *target, char *out, size_t n, char *dir,
 	int rc = EBS_OK;
 
 	if (!real)
-		rc = ebs_fail(err, EBS_ERR_IO, "cannot use target '%s': %s", target,
-			      strerror(errno));
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot use target '%s': %s",
+			      target, strerror(errno));
 	else if (xsnprintf_fit(dir, dn, "%s", real) ||
 		 xsnprintf_fit(out, n, "%s/%s", strcmp(real, "/") ? real : "",
 			       basename(b)))
-		rc = ebs_fail(err, EBS_ERR_TOO_BIG, "cannot use target '%s': its absolute path is longer than %zu bytes",
-			      target, n - 1);
+		rc = ebs_fail(
+		    err, EBS_ERR_TOO_BIG,
+		    "cannot use target '%s': its absolute path is longer than %zu bytes",
+		    target, n - 1);
 	free(real);
 	free(a);
 	free(b);
@@ -169,8 +171,8 @@ static int absolute(const char *target, char *out, size_t n, char *dir,
 }
 
 /* O_DIRECT on the target's file system: open the file, or a probe. */
-static int check_odirect(const struct bench_target_info *info,
-			 const char *dir, char *err, char *hint)
+static int check_odirect(const struct bench_target_info *info, const char *dir,
+			 char *err, char *hint)
 {
 	int fd, e;
 
@@ -191,11 +193,14 @@ static int check_odirect(const struct bench_target_info *info,
 		return EBS_OK;
 	}
 	if (errno == EINVAL) {
-		xsnprintf(hint, EBS_ERRLEN,
-			  "put --target on a disk-backed file system (ext4, xfs) on the volume to measure; through the page cache fio would measure memory, not the volume");
-		return ebs_fail(err, EBS_ERR_EXEC,
-				"the file system of '%s' (%s) does not support O_DIRECT, which fio needs for direct=1",
-				info->path, info->filesystem[0] ? info->filesystem : "unknown");
+		xsnprintf(
+		    hint, EBS_ERRLEN,
+		    "put --target on a disk-backed file system (ext4, xfs) on the volume to measure; through the page cache fio would measure memory, not the volume");
+		return ebs_fail(
+		    err, EBS_ERR_EXEC,
+		    "the file system of '%s' (%s) does not support O_DIRECT, which fio needs for direct=1",
+		    info->path,
+		    info->filesystem[0] ? info->filesystem : "unknown");
 	}
 	return ebs_fail(err, EBS_ERR_IO, "cannot open '%s': %s",
 			info->exists ? info->path : dir, strerror(errno));
@@ -211,24 +216,29 @@ static int check_aio(char *err, char *hint)
 		return EBS_OK;
 	}
 	if (errno == EAGAIN)
-		xsnprintf(hint, EBS_ERRLEN,
-			  "raise fs.aio-max-nr (sysctl -w fs.aio-max-nr=1048576) or stop other AIO users");
+		xsnprintf(
+		    hint, EBS_ERRLEN,
+		    "raise fs.aio-max-nr (sysctl -w fs.aio-max-nr=1048576) or stop other AIO users");
 	else
-		xsnprintf(hint, EBS_ERRLEN,
-			  "use a kernel built with CONFIG_AIO; in a container, allow the io_setup system call (seccomp)");
+		xsnprintf(
+		    hint, EBS_ERRLEN,
+		    "use a kernel built with CONFIG_AIO; in a container, allow the io_setup system call (seccomp)");
 	return ebs_fail(err, EBS_ERR_EXEC,
-			"libaio is not available: io_setup failed: %s", strerror(errno));
+			"libaio is not available: io_setup failed: %s",
+			strerror(errno));
 }
 
 static int refuse(const struct bench_target_info *info, const char *what,
 		  char *err, char *hint)
 {
-	xsnprintf(hint, EBS_ERRLEN,
-		  "fio writes over the whole %s; pass --destructive only if nothing on it matters, or choose a new file with --target",
-		  info->is_block ? "device" : "file");
-	return ebs_fail(err, EBS_ERR_ILLEGAL,
-			"refusing to run fio on '%s': it is %s, and the benchmark's writes would destroy its data",
-			info->path, what);
+	xsnprintf(
+	    hint, EBS_ERRLEN,
+	    "fio writes over the whole %s; pass --destructive only if nothing on it matters, or choose a new file with --target",
+	    info->is_block ? "device" : "file");
+	return ebs_fail(
+	    err, EBS_ERR_ILLEGAL,
+	    "refusing to run fio on '%s': it is %s, and the benchmark's writes would destroy its data",
+	    info->path, what);
 }
 
 static int check_space(const struct bench_target_info *info, const char *dir,
@@ -238,22 +248,24 @@ static int check_space(const struct bench_target_info *info, const char *dir,
 	uint64_t avail, need = size_bytes > have ? size_bytes - have : 0;
 
 	if (statvfs(dir, &sv))
-		return ebs_fail(err, EBS_ERR_IO, "cannot check free space on '%s': %s",
-				dir, strerror(errno));
+		return ebs_fail(err, EBS_ERR_IO,
+				"cannot check free space on '%s': %s", dir,
+				strerror(errno));
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (sv.f_blocks == 0)
-		return EBS_OK;          /* ramfs and friends report no size */
+		return EBS_OK; /* ramfs and friends report no size */
 	if (need > avail)
-		return ebs_fail(err, EBS_ERR_IO,
-				"not enough free space for the test file '%s': it needs %.1f MiB more, '%s' has %.1f MiB free",
-				info->path, (double)need / 1048576.0, dir,
-				(double)avail / 1048576.0);
+		return ebs_fail(
+		    err, EBS_ERR_IO,
+		    "not enough free space for the test file '%s': it needs %.1f MiB more, '%s' has %.1f MiB free",
+		    info->path, (double)need / 1048576.0, dir,
+		    (double)avail / 1048576.0);
 	return EBS_OK;
 }
 
-int bench_check_target(const char *target, uint64_t size_bytes,
-		       int destructive, int created_by_us,
-		       struct bench_target_info *info, char *err, char *hint)
+int bench_check_target(const char *target, uint64_t size_bytes, int destructive,
+		       int created_by_us, struct bench_target_info *info,
+		       char *err, char *hint)
 {
 	char dir[PATH_MAX];
 	struct stat sb;
@@ -273,17 +285,20 @@ int bench_check_target(const char *target, uint64_t size_bytes,
 		if (info->is_symlink && !destructive)
 			return refuse(info, "a symbolic link", err, hint);
 		if (info->is_symlink && stat(info->path, &sb))
-			return ebs_fail(err, EBS_ERR_IO, "cannot use target '%s': %s",
+			return ebs_fail(err, EBS_ERR_IO,
+					"cannot use target '%s': %s",
 					info->path, strerror(errno));
 		info->is_block = S_ISBLK(sb.st_mode);
 		if (info->is_block && !destructive)
 			return refuse(info, "a block device", err, hint);
 		if (!info->is_block && !S_ISREG(sb.st_mode))
-			return ebs_fail(err, EBS_ERR_USAGE,
-					"target '%s' is not a regular file or a block device",
-					info->path);
+			return ebs_fail(
+			    err, EBS_ERR_USAGE,
+			    "target '%s' is not a regular file or a block device",
+			    info->path);
 		if (!info->is_block && !created_by_us && !destructive)
-			return refuse(info, "an existing file ebsize did not create",
+			return refuse(info,
+				      "an existing file ebsize did not create",
 				      err, hint);
 		device_info(info->is_block ? sb.st_rdev : sb.st_dev, info);
 	} else if (errno != ENOENT) {
@@ -308,7 +323,7 @@ int bench_target_short(const char *path, uint64_t size)
 	struct stat sb;
 
 	return !lstat(path, &sb) && S_ISREG(sb.st_mode) &&
-		(uint64_t)sb.st_size < size;
+	       (uint64_t)sb.st_size < size;
 }
 
 int bench_target_relearn(const char *path, unsigned long long *dev,
@@ -317,9 +332,10 @@ int bench_target_relearn(const char *path, unsigned long long *dev,
 	struct stat sb;
 
 	if (lstat(path, &sb) || !S_ISREG(sb.st_mode))
-		return ebs_fail(err, EBS_ERR_ILLEGAL,
-				"refusing to go on with fio on '%s': after fio laid it out it is not a regular file",
-				path);
+		return ebs_fail(
+		    err, EBS_ERR_ILLEGAL,
+		    "refusing to go on with fio on '%s': after fio laid it out it is not a regular file",
+		    path);
 	*dev = (unsigned long long)sb.st_dev;
 	*ino = (unsigned long long)sb.st_ino;
 	return EBS_OK;
@@ -328,13 +344,15 @@ int bench_target_relearn(const char *path, unsigned long long *dev,
 int bench_create_target(struct bench_target_info *info, char *err)
 {
 	struct stat sb;
-	int fd = open(info->path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY |
-		      O_CLOEXEC, 0600);
+	int fd =
+	    open(info->path,
+		 O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
 
 	if (fd < 0 && errno == EEXIST)
-		return ebs_fail(err, EBS_ERR_ILLEGAL,
-				"refusing to run fio on '%s': it appeared after ebsize checked it",
-				info->path);
+		return ebs_fail(
+		    err, EBS_ERR_ILLEGAL,
+		    "refusing to run fio on '%s': it appeared after ebsize checked it",
+		    info->path);
 	if (fd < 0)
 		return ebs_fail(err, EBS_ERR_IO, "cannot create '%s': %s",
 				info->path, strerror(errno));
@@ -356,14 +374,16 @@ int bench_verify_target(const char *path, unsigned long long dev,
 	struct stat sb;
 
 	if (lstat(path, &sb))
-		return ebs_fail(err, EBS_ERR_ILLEGAL,
-				"refusing to go on with fio on '%s': it is gone since ebsize checked it (%s)",
-				path, strerror(errno));
+		return ebs_fail(
+		    err, EBS_ERR_ILLEGAL,
+		    "refusing to go on with fio on '%s': it is gone since ebsize checked it (%s)",
+		    path, strerror(errno));
 	if ((unsigned long long)sb.st_dev != dev ||
 	    (unsigned long long)sb.st_ino != ino)
-		return ebs_fail(err, EBS_ERR_ILLEGAL,
-				"refusing to go on with fio on '%s': it was replaced since ebsize checked it (another file or a symbolic link)",
-				path);
+		return ebs_fail(
+		    err, EBS_ERR_ILLEGAL,
+		    "refusing to go on with fio on '%s': it was replaced since ebsize checked it (another file or a symbolic link)",
+		    path);
 	return EBS_OK;
 }
 
@@ -396,9 +416,10 @@ int bench_lock_run(const char *dir, int *fd, char *err)
 	if (flock(*fd, LOCK_EX | LOCK_NB)) {
 		close(*fd);
 		*fd = -1;
-		rc = ebs_fail(err, EBS_ERR_ILLEGAL,
-			      "the run in '%s' is being measured by another ebsize process",
-			      dir);
+		rc = ebs_fail(
+		    err, EBS_ERR_ILLEGAL,
+		    "the run in '%s' is being measured by another ebsize process",
+		    dir);
 	}
 out:
 	free(path);
@@ -425,8 +446,8 @@ static size_t distinct_jobs(const struct fio_result *r, const char **names)
 }
 
 /* Samples of the logs of one phase (several per-job logs are added). */
-static int read_logs(char *const *logs, size_t nlogs,
-		     struct bench_sample **out, size_t *n, char *err)
+static int read_logs(char *const *logs, size_t nlogs, struct bench_sample **out,
+		     size_t *n, char *err)
 {
 	int rc = EBS_OK;
 
@@ -437,8 +458,10 @@ static int read_logs(char *const *logs, size_t nlogs,
 		size_t ns = 0, len;
 		char *data = NULL;
 
-		if (!(rc = read_file_capped(logs[i], FIO_LOG_CAP, &data, &len, err)) &&
-		    !(rc = fio_parse_iops_log(data, len, logs[i], &s, &ns, err)))
+		if (!(rc = read_file_capped(logs[i], FIO_LOG_CAP, &data, &len,
+					    err)) &&
+		    !(rc =
+			  fio_parse_iops_log(data, len, logs[i], &s, &ns, err)))
 			fio_samples_merge(out, n, s, ns);
 		free(data);
 		free(s);
@@ -446,8 +469,8 @@ static int read_logs(char *const *logs, size_t nlogs,
 	return rc;
 }
 
-int bench_read_outputs(const char *json_path, char *const *logs,
-		       size_t nlogs, struct bench_phase_result **out,
+int bench_read_outputs(const char *json_path, char *const *logs, size_t nlogs,
+		       struct bench_phase_result **out,
 		       struct bench_sample ***samples, size_t **nsamples,
 		       size_t *nphases, char *fio_version, size_t fvn,
 		       int *interrupted, char *err)
@@ -462,7 +485,8 @@ int bench_read_outputs(const char *json_path, char *const *logs,
 	*samples = NULL;
 	*nsamples = NULL;
 	*nphases = 0;
-	if ((rc = read_file_capped(json_path, FIO_JSON_CAP, &data, &len, err)) ||
+	if ((rc =
+		 read_file_capped(json_path, FIO_JSON_CAP, &data, &len, err)) ||
 	    (rc = fio_parse_result(data, len, json_path, &r, err)))
 		goto out;
 	xsnprintf(fio_version, fvn, "%s", r.version);
@@ -473,13 +497,15 @@ int bench_read_outputs(const char *json_path, char *const *logs,
 	*samples = xcalloc(n, sizeof(**samples));
 	*nsamples = xcalloc(n, sizeof(**nsamples));
 	for (size_t k = 0; k < n; k++) {
-		if ((rc = fio_result_phase(&r, names[k], json_path, &(*out)[k], err)))
+		if ((rc = fio_result_phase(&r, names[k], json_path, &(*out)[k],
+					   err)))
 			goto out;
 		(*nphases)++;
 	}
 	/* logs belong to the phase when there is one, else to none */
 	if (nlogs && n == 1)
-		rc = read_logs(logs, nlogs, &(*samples)[0], &(*nsamples)[0], err);
+		rc = read_logs(logs, nlogs, &(*samples)[0], &(*nsamples)[0],
+			       err);
 out:
 	if (rc) {
 		for (size_t k = 0; *samples && k < n; k++)
@@ -512,7 +538,8 @@ static double status_iops(const char *path)
 	if (fd < 0)
 		return NAN;
 	size = lseek(fd, 0, SEEK_END);
-	lseek(fd, size > (off_t)sizeof(buf) - 1 ? size - (off_t)sizeof(buf) + 1 : 0,
+	lseek(fd,
+	      size > (off_t)sizeof(buf) - 1 ? size - (off_t)sizeof(buf) + 1 : 0,
 	      SEEK_SET);
 	got = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
@@ -609,8 +636,9 @@ static int spawn_fio(const char *fio, char **args, int progress,
  * set, fio's group gets SIGINT (fio then ends the phase and writes its
  * JSON) and, FIO_GRACE_S later, SIGKILL: no fio outlives a stop.
  */
-static void watch(pid_t pid, const char *status_path, bench_progress_fn progress,
-		  void *arg, volatile sig_atomic_t *stop, int *status)
+static void watch(pid_t pid, const char *status_path,
+		  bench_progress_fn progress, void *arg,
+		  volatile sig_atomic_t *stop, int *status)
 {
 	double t0 = now_s(), last = -1, stopped_at = -1;
 
@@ -626,9 +654,10 @@ static void watch(pid_t pid, const char *status_path, bench_progress_fn progress
 		if (stop && *stop && stopped_at < 0) {
 			stopped_at = now_s();
 			kill(-pid, SIGINT);
-		} else if (stopped_at >= 0 && now_s() - stopped_at >= FIO_GRACE_S) {
+		} else if (stopped_at >= 0 &&
+			   now_s() - stopped_at >= FIO_GRACE_S) {
 			kill(-pid, SIGKILL);
-			stopped_at = now_s();     /* again after another grace */
+			stopped_at = now_s(); /* again after another grace */
 		}
 		if (progress && w == 0 && now_s() - last >= 1.0) {
 			last = now_s();
@@ -643,7 +672,7 @@ static void watch(pid_t pid, const char *status_path, bench_progress_fn progress
 struct phase_paths {
 	char *dir;
 	char *json, *out, *err;
-	char *log_prefix;                /* fio's IOPS logs: PREFIX*.log */
+	char *log_prefix; /* fio's IOPS logs: PREFIX*.log */
 };
 
 static int path_cmp(const void *a, const void *b)
@@ -670,7 +699,8 @@ static void list_logs(const char *dir, const char *prefix, char ***paths,
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, prefix, plen) || !str_ends_with(e->d_name, ".log") ||
+		if (strncmp(e->d_name, prefix, plen) ||
+		    !str_ends_with(e->d_name, ".log") ||
 		    strlen(e->d_name) < plen + 4)
 			continue;
 		xgrow((void **)paths, &alloc, *n + 1, sizeof(**paths));
@@ -748,12 +778,12 @@ static int fio_failed(const struct bench_profile *pr, size_t i, int status,
 	char line[512];
 
 	first_line(pp->err, line, sizeof(line));
-	return ebs_fail(err, EBS_ERR_EXEC,
-			"fio failed in phase '%s' (%s %d)%s%s; its output is in '%s'",
-			pr->phase[i].name,
-			WIFSIGNALED(status) ? "signal" : "exit status",
-			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
-			line[0] ? ": " : "", line, outdir);
+	return ebs_fail(
+	    err, EBS_ERR_EXEC,
+	    "fio failed in phase '%s' (%s %d)%s%s; its output is in '%s'",
+	    pr->phase[i].name, WIFSIGNALED(status) ? "signal" : "exit status",
+	    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+	    line[0] ? ": " : "", line, outdir);
 }
 
 /* Read back the one phase fio wrote to pp: out and its samples. */
@@ -771,8 +801,9 @@ static int collect(const struct phase_paths *pp, struct bench_phase_result *out,
 	rc = bench_read_outputs(pp->json, logs, nlogs, &ph, &ss, &nss, &nph,
 				fio_version, fvn, &intr, err);
 	if (!rc && nph != 1)
-		rc = ebs_fail(err, EBS_ERR_PARSE, "'%s': expected one fio job, found %zu",
-			      pp->json, nph);
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "'%s': expected one fio job, found %zu", pp->json,
+			      nph);
 	*interrupted = intr;
 	if (!rc) {
 		*out = ph[0];
@@ -801,12 +832,12 @@ static int stopped_early(const struct bench_profile *pr, size_t i,
 		return EBS_OK;
 	if (status != -1 && WIFEXITED(status) && !WEXITSTATUS(status))
 		return EBS_OK;
-	return ebs_fail(err, EBS_ERR_INTERRUPTED, "interrupted during phase '%s'",
-			pr->phase[i].name);
+	return ebs_fail(err, EBS_ERR_INTERRUPTED,
+			"interrupted during phase '%s'", pr->phase[i].name);
 }
 
-int bench_run_phase(const char *fio, const struct bench_profile *pr,
-		    size_t i, const char *target, const char *volume_type,
+int bench_run_phase(const char *fio, const struct bench_profile *pr, size_t i,
+		    const char *target, const char *volume_type,
 		    const char *outdir, bench_progress_fn progress, void *arg,
 		    volatile sig_atomic_t *stop, struct bench_phase_result *out,
 		    struct bench_sample **samples, size_t *nsamples,
@@ -841,7 +872,8 @@ int bench_run_phase(const char *fio, const struct bench_profile *pr,
 		*samples = NULL;
 		*nsamples = 0;
 		rc = ebs_fail(err, EBS_ERR_INTERRUPTED,
-			      "interrupted during phase '%s'", pr->phase[i].name);
+			      "interrupted during phase '%s'",
+			      pr->phase[i].name);
 	}
 	if (rc)
 		goto out;

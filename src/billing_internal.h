@@ -15,24 +15,24 @@
 
 /* The columns a reader needs, per format (billing_columns). */
 enum bill_col {
-	BC_ID,            /* resource id */
-	BC_USAGE_TYPE,    /* usage type (FOCUS: x_UsageType, optional) */
-	BC_DESC,          /* line item / charge description */
-	BC_UNIT,          /* pricing / consumed unit */
-	BC_QTY,           /* usage amount / consumed quantity */
-	BC_START,         /* usage / charge period start */
+	BC_ID,	       /* resource id */
+	BC_USAGE_TYPE, /* usage type (FOCUS: x_UsageType, optional) */
+	BC_DESC,       /* line item / charge description */
+	BC_UNIT,       /* pricing / consumed unit */
+	BC_QTY,	       /* usage amount / consumed quantity */
+	BC_START,      /* usage / charge period start */
 	BC_END,
-	BC_BILLED,        /* net unblended cost / BilledCost */
-	BC_BILLED2,       /* unblended cost: when the net one is empty */
-	BC_LIST,          /* public on-demand cost / ListCost */
+	BC_BILLED,  /* net unblended cost / BilledCost */
+	BC_BILLED2, /* unblended cost: when the net one is empty */
+	BC_LIST,    /* public on-demand cost / ListCost */
 	BC_CURRENCY,
 	BC_REGION,
 	BC_PAYER,
 	BC_ACCOUNT,
-	BC_SERVICE,       /* product code / ServiceName */
-	BC_CATEGORY,      /* line item type / ChargeCategory */
-	BC_TAGS,          /* a JSON object (FOCUS, CUR 2.0) */
-	BC_VOLUME_API,    /* legacy product/volumeApiName (CUR 2.0: inside
+	BC_SERVICE,    /* product code / ServiceName */
+	BC_CATEGORY,   /* line item type / ChargeCategory */
+	BC_TAGS,       /* a JSON object (FOCUS, CUR 2.0) */
+	BC_VOLUME_API, /* legacy product/volumeApiName (CUR 2.0: inside
 			     the product map, not read: its usage types
 			     name every type) */
 	BC_COUNT
@@ -47,7 +47,7 @@ int billing_column_required(enum bill_format f, enum bill_col c);
 
 /* The service and the charge kinds that are EBS volume usage. */
 const char *billing_service(enum bill_format f);
-extern const char *const billing_usage_kinds[];   /* NULL-terminated */
+extern const char *const billing_usage_kinds[]; /* NULL-terminated */
 extern const char *const billing_focus_usage_kinds[];
 
 /* Usage types after the region prefix ("EBS:VolumeUsage.gp2"), T10. */
@@ -55,17 +55,17 @@ struct bill_usage_rule {
 	const char *suffix;
 	enum bill_comp comp;
 	enum vol_type type;
-	int tier;              /* io2 IOPS tier: 0, 1, 2 */
+	int tier; /* io2 IOPS tier: 0, 1, 2 */
 };
 extern const struct bill_usage_rule billing_usage_rules[];
 extern const size_t billing_nusage_rules;
 /* Where the EBS part of a usage type starts, and snapshot usage types. */
-#define BILL_EBS_MARK "EBS:"
+#define BILL_EBS_MARK	   "EBS:"
 #define BILL_SNAPSHOT_MARK "EBS:Snapshot"
 
 /* Usage-type stems whose type may come from volumeApiName instead. */
 struct bill_stem {
-	const char *prefix;    /* "EBS:VolumeUsage." */
+	const char *prefix; /* "EBS:VolumeUsage." */
 	enum bill_comp comp;
 };
 extern const struct bill_stem billing_stems[];
@@ -85,7 +85,7 @@ extern const size_t billing_nunit_rules;
  * comes from the unit. */
 struct bill_desc_rule {
 	const char *needle;
-	int snapshot;          /* a snapshot: not a volume */
+	int snapshot; /* a snapshot: not a volume */
 	enum vol_type type;
 	int tier;
 };

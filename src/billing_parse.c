@@ -33,13 +33,13 @@
 
 /* A volume while rows come in; vol[] points at .v. */
 struct vol_acc {
-	struct bill_volume v;     /* first: the public part */
-	long long type_key;       /* latest storage row: hour x 8 + type */
-	long long any_key;        /* latest row of any component */
+	struct bill_volume v; /* first: the public part */
+	long long type_key;   /* latest storage row: hour x 8 + type */
+	long long any_key;    /* latest row of any component */
 	enum vol_type any_type;
-	int storage_types;        /* bit per type seen on storage rows */
-	long long tags_key;       /* hour of the row the tags came from */
-	const char *tags_raw;     /* interned cell they were parsed from */
+	int storage_types;    /* bit per type seen on storage rows */
+	long long tags_key;   /* hour of the row the tags came from */
+	const char *tags_raw; /* interned cell they were parsed from */
 };
 
 /* A parsed tag cell, shared by every volume with the same cell. */
@@ -50,18 +50,18 @@ struct tagset {
 
 struct billing_parser {
 	struct billing_data *d;
-	size_t fi;                /* index of its struct bill_file */
+	size_t fi; /* index of its struct bill_file */
 	struct csv_stream cs;
 	int have_header;
 	enum bill_format fmt;
-	int col[BC_COUNT];        /* field index, -1 absent */
+	int col[BC_COUNT]; /* field index, -1 absent */
 	size_t nfields;
-	size_t *tag_cols;         /* legacy CUR resourceTags/ columns */
+	size_t *tag_cols; /* legacy CUR resourceTags/ columns */
 	char **tag_keys;
 	size_t ntag_cols;
-	struct sbuf scratch;      /* lowercased description, tag text */
+	struct sbuf scratch;	  /* lowercased description, tag text */
 	struct strmap desc_cache; /* description -> rule (or "none") */
-	size_t issues;            /* kept for this file */
+	size_t issues;		  /* kept for this file */
 	char err[EBS_ERRLEN];
 };
 
@@ -140,15 +140,16 @@ static int vol_cmp(const void *a, const void *b)
 static void settle_volume(struct bill_volume *v, double period_hours,
 			  const struct volume_limits lim[VT_COUNT])
 {
-	double extra = v->iops_extra_max[0] + v->iops_extra_max[1] +
-		       v->iops_extra_max[2];
+	double extra =
+	    v->iops_extra_max[0] + v->iops_extra_max[1] + v->iops_extra_max[2];
 
 	v->size_gib = billing_round_units(v->size_max_gib);
 	v->iops = 0;
 	v->throughput_mibps = 0;
 	if (v->type == VT_GP3) {
 		/* T3: rows bill only above the included 3,000 / 125 */
-		v->iops = lim[VT_GP3].included_iops + billing_round_units(extra);
+		v->iops =
+		    lim[VT_GP3].included_iops + billing_round_units(extra);
 		v->throughput_mibps = (long)lim[VT_GP3].included_mibps +
 				      billing_round_units(v->mibps_extra_max);
 	} else if (model_type_needs_iops(v->type)) {
@@ -183,8 +184,9 @@ void billing_data_finish(struct billing_data *d,
 
 double billing_period_hours(const struct billing_data *d)
 {
-	return d->period_end > d->period_start ?
-		(double)(d->period_end - d->period_start) / 3600.0 : 0.0;
+	return d->period_end > d->period_start
+		   ? (double)(d->period_end - d->period_start) / 3600.0
+		   : 0.0;
 }
 
 const struct bill_volume *billing_find(const struct billing_data *d,
@@ -232,7 +234,8 @@ static long long days_from_civil(long y, long m, long d)
 
 static int days_in_month(long y, long m)
 {
-	static const int dm[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	static const int dm[12] = { 31, 28, 31, 30, 31, 30,
+				    31, 31, 30, 31, 30, 31 };
 	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 
 	return m == 2 ? 28 + leap : dm[m - 1];
@@ -253,7 +256,8 @@ static int parse_time(const char *s, long long *t, double *month_hours)
 	    mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
 		return -1;
 	if (*p == 'T' || *p == ' ') {
-		if (digits(p + 1, 2, &h) || p[3] != ':' || digits(p + 4, 2, &mi))
+		if (digits(p + 1, 2, &h) || p[3] != ':' ||
+		    digits(p + 4, 2, &mi))
 			return -1;
 		p += 6;
 		if (*p == ':') {
@@ -396,9 +400,10 @@ static int header(struct billing_parser *p, char **fields, size_t n,
 	p->fmt = detect(fields, n);
 	f->format = p->fmt;
 	if (p->fmt == BILL_FMT_UNKNOWN)
-		return ebs_fail(p->err, EBS_ERR_PARSE,
-				"cannot read '%s': line %zu: not a FOCUS, CUR or CUR 2.0 export (no \"ChargePeriodStart\", \"lineItem/UsageType\" or \"line_item_usage_type\" column)",
-				f->name, line);
+		return ebs_fail(
+		    p->err, EBS_ERR_PARSE,
+		    "cannot read '%s': line %zu: not a FOCUS, CUR or CUR 2.0 export (no \"ChargePeriodStart\", \"lineItem/UsageType\" or \"line_item_usage_type\" column)",
+		    f->name, line);
 	p->nfields = n;
 	for (int c = 0; c < BC_COUNT; c++) {
 		p->col[c] = -1;
@@ -412,11 +417,12 @@ static int header(struct billing_parser *p, char **fields, size_t n,
 	}
 	for (int c = 0; c < BC_COUNT; c++) {
 		name = billing_column(p->fmt, (enum bill_col)c);
-		if (p->col[c] < 0 && billing_column_required(p->fmt, (enum bill_col)c))
-			return ebs_fail(p->err, EBS_ERR_PARSE,
-					"cannot read '%s': line %zu: %s export without a \"%s\" column",
-					f->name, line,
-					billing_format_name(p->fmt), name);
+		if (p->col[c] < 0 &&
+		    billing_column_required(p->fmt, (enum bill_col)c))
+			return ebs_fail(
+			    p->err, EBS_ERR_PARSE,
+			    "cannot read '%s': line %zu: %s export without a \"%s\" column",
+			    f->name, line, billing_format_name(p->fmt), name);
 	}
 	f->have_id_column = p->col[BC_ID] >= 0;
 	if (p->fmt == BILL_FMT_CUR) {
@@ -426,10 +432,12 @@ static int header(struct billing_parser *p, char **fields, size_t n,
 			if (strncmp(fields[i], BILL_CUR_TAG_PREFIX, plen) ||
 			    !fields[i][plen])
 				continue;
-			p->tag_cols = xrealloc(p->tag_cols, (p->ntag_cols + 1) *
-					       sizeof(*p->tag_cols));
-			p->tag_keys = xrealloc(p->tag_keys, (p->ntag_cols + 1) *
-					       sizeof(*p->tag_keys));
+			p->tag_cols =
+			    xrealloc(p->tag_cols,
+				     (p->ntag_cols + 1) * sizeof(*p->tag_cols));
+			p->tag_keys =
+			    xrealloc(p->tag_keys,
+				     (p->ntag_cols + 1) * sizeof(*p->tag_keys));
 			p->tag_cols[p->ntag_cols] = i;
 			/* "user:Name" is the user tag "Name" */
 			name = fields[i] + plen;
@@ -464,7 +472,7 @@ struct row {
 	enum bill_comp comp;
 	enum vol_type type;
 	int tier;
-	const char *region;       /* NULL: from the usage-type prefix failed */
+	const char *region; /* NULL: from the usage-type prefix failed */
 };
 
 enum { ROW_USE, ROW_SKIP, ROW_SNAPSHOT };
@@ -516,7 +524,7 @@ static int by_usage_type(const struct billing_parser *p, char **fields,
 static const struct bill_desc_rule *desc_rule(struct billing_parser *p,
 					      const char *desc)
 {
-	static const char none;   /* cached "no rule" */
+	static const char none; /* cached "no rule" */
 	const struct bill_desc_rule *dr = strmap_get(&p->desc_cache, desc);
 	size_t n = strlen(desc);
 
@@ -526,11 +534,13 @@ static const struct bill_desc_rule *desc_rule(struct billing_parser *p,
 	if (sbuf_add(&p->scratch, desc, n))
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		p->scratch.buf[i] = (char)tolower((unsigned char)p->scratch.buf[i]);
+		p->scratch.buf[i] =
+		    (char)tolower((unsigned char)p->scratch.buf[i]);
 	dr = billing_desc_rule(p->scratch.buf);
 	if (p->desc_cache.n < BILL_DESC_CACHE)
 		strmap_put(&p->desc_cache, desc,
-			   dr ? (void *)(uintptr_t)dr : (void *)(uintptr_t)&none);
+			   dr ? (void *)(uintptr_t)dr
+			      : (void *)(uintptr_t)&none);
 	return dr;
 }
 
@@ -559,7 +569,8 @@ static struct tagset *parse_json_tags(struct billing_data *d, const char *raw)
 	cJSON *o = cJSON_Parse(raw), *it;
 
 	if (cJSON_IsObject(o)) {
-		cJSON_ArrayForEach(it, o) {
+		cJSON_ArrayForEach(it, o)
+		{
 			if (!cJSON_IsString(it) || !it->string ||
 			    ts->n >= BILL_MAX_TAGS)
 				continue;
@@ -634,8 +645,9 @@ static void update_tags(struct billing_parser *p, struct vol_acc *a,
 	in = intern(d, raw);
 	a->tags_raw = in;
 	if (!(ts = strmap_get(&d->tagsets, in))) {
-		ts = p->fmt == BILL_FMT_CUR ? parse_text_tags(d, in) :
-		     *in ? parse_json_tags(d, in) : xcalloc(1, sizeof(*ts));
+		ts = p->fmt == BILL_FMT_CUR ? parse_text_tags(d, in)
+		     : *in		    ? parse_json_tags(d, in)
+					    : xcalloc(1, sizeof(*ts));
 		strmap_put(&d->tagsets, in, ts);
 	}
 	a->v.tags = ts->t;
@@ -659,7 +671,7 @@ static struct vol_acc *volume(struct billing_parser *p, const char *id,
 	}
 	a = xcalloc(1, sizeof(*a));
 	a->type_key = a->any_key = a->tags_key = -1;
-	a->v.id = xstrdup(id);   /* one per volume: not worth interning */
+	a->v.id = xstrdup(id); /* one per volume: not worth interning */
 	s = cell(p, fields, BC_ACCOUNT);
 	a->v.usage_account = intern(d, billing_is_null(s) ? "" : s);
 	s = cell(p, fields, BC_PAYER);
@@ -700,7 +712,8 @@ static void add_row(struct vol_acc *a, const struct row *r, double rate,
 			v->months += row_hours / month_hours;
 		}
 		a->storage_types |= 1 << r->type;
-		v->type_changed = (a->storage_types & (a->storage_types - 1)) != 0;
+		v->type_changed =
+		    (a->storage_types & (a->storage_types - 1)) != 0;
 		v->have_storage = 1;
 		if (key > a->type_key) {
 			a->type_key = key;
@@ -715,11 +728,8 @@ static void add_row(struct vol_acc *a, const struct row *r, double rate,
 		if (rate > v->mibps_extra_max)
 			v->mibps_extra_max = rate;
 		break;
-	case BILL_IO:
-		v->io_requests += qty;
-		break;
-	default:
-		break;
+	case BILL_IO: v->io_requests += qty; break;
+	default: break;
 	}
 	if (start < v->first_start)
 		v->first_start = start;
@@ -735,8 +745,8 @@ static int is_usage(const struct billing_parser *p, char **fields)
 
 	if (strcmp(svc, billing_service(p->fmt)))
 		return 0;
-	return in_list(cat, p->fmt == BILL_FMT_FOCUS ?
-			    billing_focus_usage_kinds : billing_usage_kinds);
+	return in_list(cat, p->fmt == BILL_FMT_FOCUS ? billing_focus_usage_kinds
+						     : billing_usage_kinds);
 }
 
 /* Classify: by usage type when there is one, else by description. */
@@ -772,14 +782,16 @@ static int check_row(struct billing_parser *p, char **fields, size_t line,
 
 	if (!unit || unit->comp != r->comp) {
 		bad_row(p, line, BILL_BAD_UNIT,
-			unit ? "unit \"%s\" does not fit an EBS %s row" :
-			       "unknown unit \"%s\" on an EBS %s row",
-			unit_s, r->comp < BILL_COMP_COUNT ?
-				billing_comp_name(r->comp) : "volume");
+			unit ? "unit \"%s\" does not fit an EBS %s row"
+			     : "unknown unit \"%s\" on an EBS %s row",
+			unit_s,
+			r->comp < BILL_COMP_COUNT ? billing_comp_name(r->comp)
+						  : "volume");
 		return 1;
 	}
 	if (number(q, &x->qty)) {
-		bad_row(p, line, BILL_BAD_NUMBER, "quantity \"%s\" is not a number", q);
+		bad_row(p, line, BILL_BAD_NUMBER,
+			"quantity \"%s\" is not a number", q);
 		return 1;
 	}
 	if (x->qty < 0) {
@@ -789,7 +801,8 @@ static int check_row(struct billing_parser *p, char **fields, size_t line,
 	if (parse_time(cell(p, fields, BC_START), &x->start, &x->month_hours) ||
 	    parse_time(cell(p, fields, BC_END), &x->end, &mh_end) ||
 	    x->end <= x->start) {
-		bad_row(p, line, BILL_BAD_DATE, "usage period \"%s\" to \"%s\" unreadable or empty",
+		bad_row(p, line, BILL_BAD_DATE,
+			"usage period \"%s\" to \"%s\" unreadable or empty",
 			cell(p, fields, BC_START), cell(p, fields, BC_END));
 		return 1;
 	}
@@ -811,8 +824,8 @@ static int row(struct billing_parser *p, char **fields, size_t n, size_t line)
 
 	f->rows++;
 	if (n != p->nfields) {
-		bad_row(p, line, BILL_BAD_FIELDS, "%zu fields, the header has %zu",
-			n, p->nfields);
+		bad_row(p, line, BILL_BAD_FIELDS,
+			"%zu fields, the header has %zu", n, p->nfields);
 		return 0;
 	}
 	if (!is_usage(p, fields)) {
@@ -824,7 +837,7 @@ static int row(struct billing_parser *p, char **fields, size_t n, size_t line)
 	k = classify(p, fields, unit, &r);
 	id = cell(p, fields, BC_ID);
 	if (k == ROW_USE && id && !strncmp(id, "arn:", 4))
-		k = ROW_SNAPSHOT;   /* snapshots carry ARNs, volumes ids */
+		k = ROW_SNAPSHOT; /* snapshots carry ARNs, volumes ids */
 	if (k != ROW_USE) {
 		if (k == ROW_SNAPSHOT)
 			f->snapshot_rows++;
@@ -833,7 +846,8 @@ static int row(struct billing_parser *p, char **fields, size_t n, size_t line)
 		return 0;
 	}
 	if (billing_is_null(id)) {
-		bad_row(p, line, BILL_BAD_NO_ID, "EBS %s row without a resource id",
+		bad_row(p, line, BILL_BAD_NO_ID,
+			"EBS %s row without a resource id",
 			billing_comp_name(r.comp));
 		return 0;
 	}
@@ -843,8 +857,9 @@ static int row(struct billing_parser *p, char **fields, size_t n, size_t line)
 	if (!*f->currency)
 		f->currency = intern(d, cur);
 	else if (strcmp(cur, f->currency)) {
-		bad_row(p, line, BILL_BAD_CURRENCY, "currency \"%s\" in a file billed in %s",
-			cur, f->currency);
+		bad_row(p, line, BILL_BAD_CURRENCY,
+			"currency \"%s\" in a file billed in %s", cur,
+			f->currency);
 		return 0;
 	}
 	reg = cell(p, fields, BC_REGION);
@@ -907,11 +922,15 @@ static int stopped(struct billing_parser *p, int rc, char *err)
 
 	if (rc == CSV_TOO_BIG) {
 		code = EBS_ERR_TOO_BIG;
-		ebs_fail(p->err, code, "cannot read '%s': line %zu: a record over %zu bytes (an unterminated quote?)",
-			 f->name, p->cs.record_line, BILL_MAX_RECORD);
+		ebs_fail(
+		    p->err, code,
+		    "cannot read '%s': line %zu: a record over %zu bytes (an unterminated quote?)",
+		    f->name, p->cs.record_line, BILL_MAX_RECORD);
 	} else if (rc == CSV_MALFORMED) {
-		ebs_fail(p->err, code, "cannot read '%s': line %zu: quote not closed before the end of the file",
-			 f->name, p->cs.record_line);
+		ebs_fail(
+		    p->err, code,
+		    "cannot read '%s': line %zu: quote not closed before the end of the file",
+		    f->name, p->cs.record_line);
 	}
 	if (!f->error)
 		f->error = xstrdup(p->err);
@@ -939,8 +958,8 @@ int billing_parser_finish(struct billing_parser *p, char *err)
 	if (rc)
 		return stopped(p, rc, err);
 	if (!p->have_header) {
-		ebs_fail(p->err, EBS_ERR_PARSE, "cannot read '%s': empty file, no header",
-			 f->name);
+		ebs_fail(p->err, EBS_ERR_PARSE,
+			 "cannot read '%s': empty file, no header", f->name);
 		return stopped(p, 1, err);
 	}
 	return EBS_OK;

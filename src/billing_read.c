@@ -26,7 +26,8 @@
 int billing_read_file(struct billing_data *d, const char *path, char *err)
 {
 	int is_stdin = !strcmp(path, "-");
-	gzFile gz = is_stdin ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path, "rb");
+	gzFile gz =
+	    is_stdin ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path, "rb");
 	struct billing_parser *p;
 	char *buf;
 	int n, rc = EBS_OK, zerr;
@@ -84,8 +85,8 @@ int billing_sniff_file(const char *path, enum bill_format *fmt, char *err)
 
 /* ------------------------------------------------------------ analysis */
 
-int billing_analyze(struct billing_data *d, billing_prices_fn prices,
-		    void *arg, const struct volume_limits lim[VT_COUNT],
+int billing_analyze(struct billing_data *d, billing_prices_fn prices, void *arg,
+		    const struct volume_limits lim[VT_COUNT],
 		    const struct idset *known_ids, struct billing_result *out,
 		    char *err)
 {
@@ -102,7 +103,8 @@ int billing_analyze(struct billing_data *d, billing_prices_fn prices,
 		const char *currency = NULL;
 		int known = -1, rc = 1;
 
-		if (*v->region && (rc = prices(v->region, &ps, &currency, arg, err)) < 0)
+		if (*v->region &&
+		    (rc = prices(v->region, &ps, &currency, arg, err)) < 0)
 			return EBS_ERR_NOT_FOUND;
 		if (rc)
 			ps = NULL;

@@ -45,9 +45,8 @@ int billing_format_parse(const char *s, enum bill_format *out)
 
 const char *billing_comp_name(enum bill_comp c)
 {
-	static const char *const n[BILL_COMP_COUNT] = {
-		"storage", "iops", "throughput", "io"
-	};
+	static const char *const n[BILL_COMP_COUNT] = { "storage", "iops",
+							"throughput", "io" };
 
 	return (unsigned)c < BILL_COMP_COUNT ? n[c] : NULL;
 }
@@ -55,8 +54,8 @@ const char *billing_comp_name(enum bill_comp c)
 const char *billing_bad_name(enum bill_bad b)
 {
 	static const char *const n[BILL_BAD_COUNT] = {
-		"field count", "no resource id", "unit", "quantity",
-		"negative quantity", "date", "currency"
+		"field count",	     "no resource id", "unit",	  "quantity",
+		"negative quantity", "date",	       "currency"
 	};
 
 	return (unsigned)b < BILL_BAD_COUNT ? n[b] : NULL;
@@ -78,9 +77,9 @@ const char *billing_cat_name(enum bill_cat c)
 
 const char *billing_status_name(enum bill_status s)
 {
-	static const char *const n[BILL_STATUS_COUNT] = {
-		"priced", "no_size", "no_prices", "other_currency"
-	};
+	static const char *const n[BILL_STATUS_COUNT] = { "priced", "no_size",
+							  "no_prices",
+							  "other_currency" };
 
 	return (unsigned)s < BILL_STATUS_COUNT ? n[s] : NULL;
 }
@@ -94,8 +93,7 @@ const char *billing_resource_id_hint(enum bill_format f)
 		return "create the CUR 2.0 export with \"Include resource IDs\" (Data Exports > Create > Standard data export > Additional export content)";
 	case BILL_FMT_FOCUS:
 		return "FOCUS exports carry ResourceId on resource rows; rows without it cannot be told apart per volume";
-	default:
-		return "export with resource ids";
+	default: return "export with resource ids";
 	}
 }
 
@@ -171,31 +169,32 @@ const char *billing_column(enum bill_format f, enum bill_col c)
 int billing_column_required(enum bill_format f, enum bill_col c)
 {
 	switch (c) {
-	case BC_UNIT: case BC_QTY: case BC_START: case BC_END:
-	case BC_CURRENCY: case BC_SERVICE: case BC_CATEGORY:
-		return 1;
+	case BC_UNIT:
+	case BC_QTY:
+	case BC_START:
+	case BC_END:
+	case BC_CURRENCY:
+	case BC_SERVICE:
+	case BC_CATEGORY: return 1;
 	case BC_USAGE_TYPE:
-		return f != BILL_FMT_FOCUS;   /* FOCUS: the description */
-	case BC_DESC:
-		return f == BILL_FMT_FOCUS;
+		return f != BILL_FMT_FOCUS; /* FOCUS: the description */
+	case BC_DESC: return f == BILL_FMT_FOCUS;
 	case BC_BILLED:
-		return f == BILL_FMT_FOCUS;   /* CUR: net, else unblended */
-	case BC_BILLED2:
-		return f != BILL_FMT_FOCUS;
-	default:
-		return 0;
+		return f == BILL_FMT_FOCUS; /* CUR: net, else unblended */
+	case BC_BILLED2: return f != BILL_FMT_FOCUS;
+	default: return 0;
 	}
 }
 
 const char *billing_service(enum bill_format f)
 {
-	return f == BILL_FMT_FOCUS ? "Amazon Elastic Compute Cloud" : "AmazonEC2";
+	return f == BILL_FMT_FOCUS ? "Amazon Elastic Compute Cloud"
+				   : "AmazonEC2";
 }
 
 /* formats.md: line item types of usage (not credits, taxes, fees) */
-const char *const billing_usage_kinds[] = {
-	"Usage", "DiscountedUsage", "SavingsPlanCoveredUsage", NULL
-};
+const char *const billing_usage_kinds[] = { "Usage", "DiscountedUsage",
+					    "SavingsPlanCoveredUsage", NULL };
 const char *const billing_focus_usage_kinds[] = { "Usage", NULL };
 
 /* ebs-facts.md T10 (after the region prefix) */
@@ -273,16 +272,11 @@ const size_t billing_ndesc_rules = ARRAY_SIZE(billing_desc_rules);
 
 /* ebs-facts.md T9: usage-type prefix -> region ("EU" is eu-west-1) */
 const struct bill_prefix billing_prefixes[] = {
-	{ "", "us-east-1" },
-	{ "USE1", "us-east-1" },
-	{ "USW2", "us-west-2" },
-	{ "EU", "eu-west-1" },
-	{ "EUC1", "eu-central-1" },
-	{ "EUW2", "eu-west-2" },
-	{ "EUW3", "eu-west-3" },
-	{ "APN1", "ap-northeast-1" },
-	{ "APN2", "ap-northeast-2" },
-	{ "APS1", "ap-southeast-1" },
+	{ "", "us-east-1" },	      { "USE1", "us-east-1" },
+	{ "USW2", "us-west-2" },      { "EU", "eu-west-1" },
+	{ "EUC1", "eu-central-1" },   { "EUW2", "eu-west-2" },
+	{ "EUW3", "eu-west-3" },      { "APN1", "ap-northeast-1" },
+	{ "APN2", "ap-northeast-2" }, { "APS1", "ap-southeast-1" },
 };
 const size_t billing_nprefixes = ARRAY_SIZE(billing_prefixes);
 
@@ -387,8 +381,8 @@ static void gp2_rule(const struct price_set *ps,
 	f->cat = BILL_GP2_TO_GP3;
 	if (model_gp2_sized_for_iops(f->cur.size_gib, &f->target_iops)) {
 		f->cat = BILL_GP2_SIZED_FOR_IOPS;
-		f->alt_size_gib = model_min_size_for_iops(&lim[VT_GP3],
-						     f->target_iops);
+		f->alt_size_gib =
+		    model_min_size_for_iops(&lim[VT_GP3], f->target_iops);
 	}
 }
 
@@ -437,8 +431,8 @@ static void settle_money(const struct bill_volume *v, struct bill_finding *f)
 	f->discount = v->list_total > 0 ? v->billed_total / v->list_total : 1.0;
 	f->cur_period = billing_money(f->cur_per_month * v->months);
 	f->save_period = billing_money(f->save_per_month * v->months);
-	f->save_billed_period = billing_money(f->save_per_month * v->months *
-					      f->discount);
+	f->save_billed_period =
+	    billing_money(f->save_per_month * v->months * f->discount);
 	f->cur_per_month = billing_money(f->cur_per_month);
 	f->prop_per_month = billing_money(f->prop_per_month);
 	f->save_per_month = billing_money(f->save_per_month);
@@ -492,7 +486,8 @@ static void utc_date(long long t, char out[32])
 	long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
 	long long doe = z - era * 146097;
 	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	long long y = yoe + era * 400, doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	long long y = yoe + era * 400,
+		  doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
 	long long mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1;
 	long long m = mp < 10 ? mp + 3 : mp - 9;
 
@@ -507,8 +502,8 @@ void billing_reason(const struct bill_volume *v, const struct bill_finding *f,
 	char part[96] = "", day[32];
 
 	if (f->partial && f->cat != BILL_NOT_IN_INVENTORY)
-		xsnprintf(part, sizeof(part), " (billed %.0f h of the period: prorated)",
-			  v->hours);
+		xsnprintf(part, sizeof(part),
+			  " (billed %.0f h of the period: prorated)", v->hours);
 	switch (f->status) {
 	case BILL_NO_SIZE:
 		xsnprintf(buf, n, "no storage rows: size unknown");
@@ -519,36 +514,47 @@ void billing_reason(const struct bill_volume *v, const struct bill_finding *f,
 		return;
 	case BILL_OTHER_CURRENCY:
 		xsnprintf(buf, n, "billed in %s, prices in %s: not compared",
-			  v->currency, f->price_currency ? f->price_currency : "?");
+			  v->currency,
+			  f->price_currency ? f->price_currency : "?");
 		return;
-	default:
-		break;
+	default: break;
 	}
 	switch (f->cat) {
 	case BILL_GP2_TO_GP3:
-		xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s is nowhere slower than gp2 of %ld GiB%s",
-			  p->iops, p->throughput_mibps, f->cur.size_gib, part);
+		xsnprintf(
+		    buf, n,
+		    "gp3 at %ld IOPS and %ld MiB/s is nowhere slower than gp2 of %ld GiB%s",
+		    p->iops, p->throughput_mibps, f->cur.size_gib, part);
 		break;
 	case BILL_GP2_SIZED_FOR_IOPS:
-		xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s is nowhere slower; the size looks chosen for %ld IOPS, which a gp3 of %ld GiB carries: check used space%s",
-			  p->iops, p->throughput_mibps, f->target_iops,
-			  f->alt_size_gib, part);
+		xsnprintf(
+		    buf, n,
+		    "gp3 at %ld IOPS and %ld MiB/s is nowhere slower; the size looks chosen for %ld IOPS, which a gp3 of %ld GiB carries: check used space%s",
+		    p->iops, p->throughput_mibps, f->target_iops,
+		    f->alt_size_gib, part);
 		break;
 	case BILL_IO1_TO_IO2:
-		xsnprintf(buf, n, "io2 at the same %ld IOPS costs less (tiered IOPS price) and is more durable%s",
-			  f->cur.iops, part);
+		xsnprintf(
+		    buf, n,
+		    "io2 at the same %ld IOPS costs less (tiered IOPS price) and is more durable%s",
+		    f->cur.iops, part);
 		break;
 	case BILL_IO1_TO_GP3:
-		xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s carries what io1 allows; not for Multi-Attach, latency single-digit ms instead of sub-ms%s",
-			  p->iops, p->throughput_mibps, part);
+		xsnprintf(
+		    buf, n,
+		    "gp3 at %ld IOPS and %ld MiB/s carries what io1 allows; not for Multi-Attach, latency single-digit ms instead of sub-ms%s",
+		    p->iops, p->throughput_mibps, part);
 		break;
 	case BILL_NOT_IN_INVENTORY:
 		utc_date(v->last_end, day);
-		xsnprintf(buf, n, "billed until %s but not in the describe-volumes files: deleted since, or in an account or region not described",
-			  day);
+		xsnprintf(
+		    buf, n,
+		    "billed until %s but not in the describe-volumes files: deleted since, or in an account or region not described",
+		    day);
 		break;
 	default:
-		xsnprintf(buf, n, "nothing to propose from billing alone%s", part);
+		xsnprintf(buf, n, "nothing to propose from billing alone%s",
+			  part);
 		break;
 	}
 }
@@ -569,17 +575,13 @@ static const char *group_key(const struct bill_volume *v, enum bill_group g,
 	const char *s;
 
 	switch (g) {
-	case BILL_BY_ACCOUNT:
-		return v->usage_account;
-	case BILL_BY_PAYER:
-		return v->payer_account;
-	case BILL_BY_REGION:
-		return v->region;
+	case BILL_BY_ACCOUNT: return v->usage_account;
+	case BILL_BY_PAYER: return v->payer_account;
+	case BILL_BY_REGION: return v->region;
 	case BILL_BY_TAG:
 		s = tag_key ? billing_tag(v, tag_key) : NULL;
 		return s ? s : "";
-	default:
-		return "";
+	default: return "";
 	}
 }
 
@@ -642,7 +644,8 @@ void billing_totals(const struct billing_data *d, const struct bill_finding *f,
 		t[i].list = billing_money(t[i].list);
 		t[i].cur_period = billing_money(t[i].cur_period);
 		t[i].save_period = billing_money(t[i].save_period);
-		t[i].save_billed_period = billing_money(t[i].save_billed_period);
+		t[i].save_billed_period =
+		    billing_money(t[i].save_billed_period);
 		t[i].save_per_month = billing_money(t[i].save_per_month);
 	}
 	if (nt)

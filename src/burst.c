@@ -32,8 +32,7 @@ int burst_bucket(enum vol_type type, double size_gib, struct bucket *b)
 		b->ceiling = model_hdd_burst_mibps(type, size_gib);
 		b->capacity = model_hdd_bucket_mib(size_gib);
 		return 0;
-	default:
-		return -1;
+	default: return -1;
 	}
 }
 
@@ -73,27 +72,32 @@ static int parse_line(char *line, size_t lineno, struct burst_profile *p,
 		return 0;
 	w2 = next_word(&s);
 	if (!w2 || next_word(&s))
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"line %zu: expected 'RATE SECONDS', 'idle SECONDS' or 'repeat N'",
-				lineno);
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "line %zu: expected 'RATE SECONDS', 'idle SECONDS' or 'repeat N'",
+		    lineno);
 	if (!strcmp(w1, "repeat")) {
-		if (*seen_repeat || parse_long_range(w2, 1, 1000000, &p->repeat))
-			return ebs_fail(err, EBS_ERR_PARSE,
-					"line %zu: 'repeat' needs one count from 1 to 1000000",
-					lineno);
+		if (*seen_repeat ||
+		    parse_long_range(w2, 1, 1000000, &p->repeat))
+			return ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "line %zu: 'repeat' needs one count from 1 to 1000000",
+			    lineno);
 		*seen_repeat = 1;
 		return 0;
 	}
 	if (!strcmp(w1, "idle"))
 		rate = 0;
 	else if (parse_nonneg_double(w1, &rate) || rate > 1e7)
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"line %zu: '%s' is not a rate (a number >= 0, or idle)",
-				lineno, w1);
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "line %zu: '%s' is not a rate (a number >= 0, or idle)",
+		    lineno, w1);
 	if (parse_long_range(w2, 1, 31L * 86400, &secs))
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"line %zu: '%s' is not a duration in seconds (1 to 2678400)",
-				lineno, w2);
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "line %zu: '%s' is not a duration in seconds (1 to 2678400)",
+		    lineno, w2);
 	xgrow((void **)&p->steps, alloc, p->n + 1, sizeof(*p->steps));
 	p->steps[p->n].rate = rate;
 	p->steps[p->n].seconds = secs;
@@ -118,9 +122,12 @@ int burst_profile_parse(const char *text, struct burst_profile *p, char *err)
 		line = nl ? nl + 1 : NULL;
 	}
 	if (!rc && !p->n)
-		rc = ebs_fail(err, EBS_ERR_PARSE, "no steps (expected lines of 'RATE SECONDS')");
-	if (!rc && (double)burst_profile_seconds(p) * (double)p->repeat > 366.0 * 86400)
-		rc = ebs_fail(err, EBS_ERR_PARSE, "the profile runs longer than a year");
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "no steps (expected lines of 'RATE SECONDS')");
+	if (!rc && (double)burst_profile_seconds(p) * (double)p->repeat >
+		       366.0 * 86400)
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "the profile runs longer than a year");
 	free(copy);
 	if (rc)
 		burst_profile_release(p);
@@ -211,8 +218,8 @@ void burst_simulate(const struct bucket *b, const struct burst_profile *p,
 	if (!t)
 		out->min_delivered = 0;
 	out->end_credits = credits;
-	out->refill_seconds = b->baseline > 0 ?
-		(b->capacity - credits) / b->baseline : 0;
+	out->refill_seconds =
+	    b->baseline > 0 ? (b->capacity - credits) / b->baseline : 0;
 }
 
 long burst_steady_state(const struct bucket *b, const struct burst_profile *p,

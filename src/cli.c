@@ -36,7 +36,8 @@ struct help_args {
 
 static const struct opt help_opts[] = {
 	{ "man", 0, OPT_FLAG, offsetof(struct help_args, man), NULL,
-	  "print the manual page (roff) for every command", .flags = OPT_HIDDEN },
+	  "print the manual page (roff) for every command",
+	  .flags = OPT_HIDDEN },
 	{ "synopsis", 0, OPT_FLAG, offsetof(struct help_args, synopsis), NULL,
 	  "print every command's usage (the README's reference)",
 	  .flags = OPT_HIDDEN },
@@ -48,8 +49,9 @@ static const struct cmd cmd_help_def = {
 	.run = cmd_help,
 	.args_size = sizeof(struct help_args),
 	.summary = "list commands, or show help for one",
-	.description = "Without a command, the list of commands and the global\n"
-		       "options; with one, its help (the same as 'ebsize COMMAND -h').",
+	.description =
+	    "Without a command, the list of commands and the global\n"
+	    "options; with one, its help (the same as 'ebsize COMMAND -h').",
 	.opts = help_opts,
 	.operands = "[COMMAND [SUBCOMMAND]]",
 	.max_operands = 2,
@@ -64,20 +66,13 @@ static const struct cmd cmd_version_def = {
 
 /* Alphabetical.  One row per command. */
 static const struct cmd *const commands[] = {
-	&cmd_bench_def,
-	&cmd_burst_def,
-	&cmd_cheapest_def,
-	&cmd_compare_def,
-	&cmd_completion_def,
-	&cmd_cost_def,
-	&cmd_db_def,
-	&cmd_help_def,
-	&cmd_instances_def,
-	&cmd_pricing_def,
-	&cmd_report_def,
-	&cmd_scan_def,
-	&cmd_version_def,
-	NULL
+	&cmd_bench_def,	     &cmd_burst_def,
+	&cmd_cheapest_def,   &cmd_compare_def,
+	&cmd_completion_def, &cmd_cost_def,
+	&cmd_db_def,	     &cmd_help_def,
+	&cmd_instances_def,  &cmd_pricing_def,
+	&cmd_report_def,     &cmd_scan_def,
+	&cmd_version_def,    NULL
 };
 
 const struct cmd *const *cli_commands(void)
@@ -86,7 +81,7 @@ const struct cmd *const *cli_commands(void)
 }
 
 static const struct cmd *find_in(const struct cmd *const *list,
-				  const char *name)
+				 const char *name)
 {
 	for (size_t i = 0; list && list[i]; i++)
 		if (!strcmp(list[i]->name, name))
@@ -108,21 +103,25 @@ struct globals {
 
 #define G(f) offsetof(struct globals, f)
 
-static const char *const format_names[] = { "table", "csv", "json", "md", "xlsx", NULL };
+static const char *const format_names[] = { "table", "csv",  "json",
+					    "md",    "xlsx", NULL };
 
 static const struct opt global_opts[] = {
 	{ "db", 0, OPT_STR, G(db), "PATH",
 	  "database file (else $EBSIZE_DB, else\n"
-	  "$XDG_DATA_HOME/ebsize/ebsize.db)", .flags = OPT_PATH },
+	  "$XDG_DATA_HOME/ebsize/ebsize.db)",
+	  .flags = OPT_PATH },
 	{ "region", 0, OPT_LIST, G(regions), "CODE",
 	  "AWS region (else $AWS_REGION, $AWS_DEFAULT_REGION,\n"
-	  "us-east-1); some commands take several", .max = CLI_MAX_REGIONS },
+	  "us-east-1); some commands take several",
+	  .max = CLI_MAX_REGIONS },
 	{ "format", 0, OPT_ENUM, G(format), "FMT",
 	  "table (default), csv, json, md or xlsx (a workbook,\nwith -o)",
 	  .choices = format_names, .noun = "format" },
 	{ "output", 'o', OPT_STR, G(output), "FILE",
 	  "write the result to FILE, whole or not at all\n"
-	  "(report: the directory to write)", .flags = OPT_PATH },
+	  "(report: the directory to write)",
+	  .flags = OPT_PATH },
 	{ "table", 0, OPT_STR, G(table), "NAME",
 	  "csv: the table to write (default: the main one;\n"
 	  "'ebsize help COMMAND' lists them)" },
@@ -149,7 +148,8 @@ static int take_one(int argc, char **argv, int *i, struct globals *g,
 	for (const struct opt *o = global_opts; o->name; o++) {
 		size_t n = strlen(o->name);
 
-		if (o->short_name && a[0] == '-' && a[1] == o->short_name && !a[2])
+		if (o->short_name && a[0] == '-' && a[1] == o->short_name &&
+		    !a[2])
 			;
 		else if (strncmp(a, "--", 2) || strncmp(a + 2, o->name, n) ||
 			 (a[2 + n] && a[2 + n] != '='))
@@ -160,7 +160,8 @@ static int take_one(int argc, char **argv, int *i, struct globals *g,
 			else if (*i + 1 < argc)
 				val = argv[++*i];
 			if (!val || !*val) {
-				msg_usage_error(NULL, "option '%s' needs a value",
+				msg_usage_error(NULL,
+						"option '%s' needs a value",
 						val ? argv[*i - 1] : a);
 				return -1;
 			}
@@ -191,7 +192,8 @@ static int take_globals(int *argc, char **argv, struct globals *g,
 				argv[out++] = argv[i++];
 			break;
 		}
-		if (!seen_cmd && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
+		if (!seen_cmd &&
+		    (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
 			*want_help = 1;
 			continue;
 		}
@@ -219,14 +221,18 @@ static char *command_line(int argc, char *const *argv)
 		const char *a = argv[i];
 
 		sbuf_addstr(&sb, " ");
-		if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			     "0123456789-_=.,/:%@+") == strlen(a)) {
+		if (*a &&
+		    strspn(
+			a,
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"0123456789-_=.,/:%@+") == strlen(a)) {
 			sbuf_addstr(&sb, a);
 			continue;
 		}
 		sbuf_addstr(&sb, "'");
 		for (; *a; a++)
-			sbuf_addstr(&sb, *a == '\'' ? "'\\''" : (char[]){ *a, 0 });
+			sbuf_addstr(&sb,
+				    *a == '\'' ? "'\\''" : (char[]){ *a, 0 });
 		sbuf_addstr(&sb, "'");
 	}
 	return sbuf_detach(&sb, NULL);
@@ -249,9 +255,11 @@ int cli_region_well_formed(const char *r)
 	if (n < 6 || n > 31)
 		return 0;
 	for (const char *p = r; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-'))
 			return 0;
-	return r[2] == '-' && r[n - 1] >= '0' && r[n - 1] <= '9' && r[n - 2] == '-';
+	return r[2] == '-' && r[n - 1] >= '0' && r[n - 1] <= '9' &&
+	       r[n - 2] == '-';
 }
 
 /* Move the parsed globals into ctx; usage error (-1) on a bad region. */
@@ -261,7 +269,8 @@ static int apply_globals(struct cli_ctx *ctx, const struct globals *g,
 	for (size_t i = 0; i < g->regions.n; i++)
 		ctx->regions[ctx->nregions++] = g->regions.v[i];
 	ctx->region_from_opt = g->regions.n > 0;
-	ctx->region = g->regions.n ? g->regions.v[g->regions.n - 1] : default_region();
+	ctx->region =
+	    g->regions.n ? g->regions.v[g->regions.n - 1] : default_region();
 	ctx->db_path_opt = g->db;
 	ctx->format = (enum out_format)g->format;
 	ctx->format_set = opt_given(global_opts, seen, "format");
@@ -269,14 +278,19 @@ static int apply_globals(struct cli_ctx *ctx, const struct globals *g,
 	ctx->output = g->output && strcmp(g->output, "-") ? g->output : NULL;
 	ctx->table = g->table;
 	if (ctx->format == OUT_XLSX && !ctx->output) {
-		msg_usage_error(NULL, "--format xlsx writes a workbook: give -o FILE");
+		msg_usage_error(
+		    NULL, "--format xlsx writes a workbook: give -o FILE");
 		return -1;
 	}
 	for (size_t i = 0; i <= ctx->nregions; i++) {
-		const char *r = i < ctx->nregions ? ctx->regions[i] : ctx->region;
+		const char *r =
+		    i < ctx->nregions ? ctx->regions[i] : ctx->region;
 
 		if (!cli_region_well_formed(r)) {
-			msg_usage_error(NULL, "'%s' is not an AWS region code (like us-east-1)", r);
+			msg_usage_error(
+			    NULL,
+			    "'%s' is not an AWS region code (like us-east-1)",
+			    r);
 			return -1;
 		}
 	}
@@ -295,7 +309,8 @@ static int table_misused(const struct cli_ctx *ctx)
 
 static int may_own_table(const struct cmd *c)
 {
-	for (const struct opt *o = c && c->opts ? c->opts : NULL; o && o->name; o++)
+	for (const struct opt *o = c && c->opts ? c->opts : NULL; o && o->name;
+	     o++)
 		if (o->flags & OPT_OWNS_TABLE)
 			return 1;
 	return 0;
@@ -304,7 +319,8 @@ static int may_own_table(const struct cmd *c)
 static int owns_table(const struct cmd *c, const struct opt_seen *seen)
 {
 	for (const struct opt *o = c->opts; o && o->name; o++)
-		if ((o->flags & OPT_OWNS_TABLE) && opt_given(c->opts, seen, o->name))
+		if ((o->flags & OPT_OWNS_TABLE) &&
+		    opt_given(c->opts, seen, o->name))
 			return 1;
 	return 0;
 }
@@ -330,8 +346,9 @@ int cli_open_db(struct cli_ctx *ctx)
 	if (ctx->db)
 		return 0;
 	if ((rc = db_resolve_path(ctx->db_path_opt, &path, &is_default, err)) ||
-	    (rc = db_open_as(path, is_default, ctx->cmd ? ctx->cmd->writes : NULL,
-			     &ctx->db, err))) {
+	    (rc = db_open_as(path, is_default,
+			     ctx->cmd ? ctx->cmd->writes : NULL, &ctx->db,
+			     err))) {
 		msg_error("%s", err);
 		free(path);
 		return 1;
@@ -363,12 +380,15 @@ int cli_render(struct cli_ctx *ctx, const struct out_doc *doc)
 	if (rc == EBS_ERR_USAGE)
 		return msg_usage_error(ctx->cmd_name, "%s", err);
 	if (rc) {
-		msg_error("cannot write %s%s%s: %s", ctx->output ? "'" : "output",
-			  ctx->output ? ctx->output : "", ctx->output ? "'" : "", err);
+		msg_error("cannot write %s%s%s: %s",
+			  ctx->output ? "'" : "output",
+			  ctx->output ? ctx->output : "",
+			  ctx->output ? "'" : "", err);
 		return EXIT_RUNTIME;
 	}
 	/* one table on stdout: the notes (why nothing qualified) on stderr */
-	if (ctx->format == OUT_CSV && !(ctx->table && !strcmp(ctx->table, "notes")))
+	if (ctx->format == OUT_CSV &&
+	    !(ctx->table && !strcmp(ctx->table, "notes")))
 		for (size_t i = 0; i < out_doc_nnotes(doc); i++)
 			msg_info("note: %s", out_doc_note(doc, i));
 	return EXIT_OK;
@@ -402,9 +422,8 @@ int cli_fail(const struct cli_ctx *ctx, int code, const char *err)
 	return code == EBS_OK ? EXIT_OK : EXIT_RUNTIME;
 }
 
-const char *const cli_type_names[] = {
-	"gp2", "gp3", "io1", "io2", "st1", "sc1", "standard", NULL
-};
+const char *const cli_type_names[] = { "gp2", "gp3", "io1",	 "io2",
+				       "st1", "sc1", "standard", NULL };
 
 int cli_parse_types(const char *cmd, const char *opt, const char *val,
 		    void *target)
@@ -421,7 +440,8 @@ int cli_parse_types(const char *cmd, const char *opt, const char *val,
 		if (comma)
 			*comma = '\0';
 		if (model_type_parse(s, &t)) {
-			msg_usage_error(cmd, "unknown volume type '%s' in --%s", s, opt);
+			msg_usage_error(cmd, "unknown volume type '%s' in --%s",
+					s, opt);
 			free(copy);
 			return -1;
 		}
@@ -430,7 +450,9 @@ int cli_parse_types(const char *cmd, const char *opt, const char *val,
 	}
 	free(copy);
 	if (!any)
-		return msg_usage_error(cmd, "--%s needs at least one type", opt), -1;
+		return msg_usage_error(cmd, "--%s needs at least one type",
+				       opt),
+		       -1;
 	return 0;
 }
 
@@ -448,8 +470,9 @@ int cli_parse_sizes(const char *cmd, const char *opt, const char *list,
 
 		if (comma)
 			*comma = '\0';
-		if (sz->n == CLI_MAX_SIZES || opt_parse_quantity(s, OPT_UNIT_GIB, &gib) ||
-		    gib < 1 || gib > 65536 || gib != floor(gib))
+		if (sz->n == CLI_MAX_SIZES ||
+		    opt_parse_quantity(s, OPT_UNIT_GIB, &gib) || gib < 1 ||
+		    gib > 65536 || gib != floor(gib))
 			rc = -1;
 		else
 			sz->v[sz->n++] = (long)gib;
@@ -457,8 +480,10 @@ int cli_parse_sizes(const char *cmd, const char *opt, const char *list,
 	}
 	free(copy);
 	if (rc)
-		msg_usage_error(cmd, "--%s must be up to %d sizes of 1 to 65536 GiB (such as 500,1TiB), not '%s'",
-				opt, CLI_MAX_SIZES, list);
+		msg_usage_error(
+		    cmd,
+		    "--%s must be up to %d sizes of 1 to 65536 GiB (such as 500,1TiB), not '%s'",
+		    opt, CLI_MAX_SIZES, list);
 	return rc;
 }
 
@@ -466,8 +491,10 @@ int cli_parse_type(const char *cmd, const char *opt, const char *val,
 		   void *target)
 {
 	if (model_type_parse(val, target)) {
-		msg_usage_error(cmd, "unknown volume type '%s' (use gp2, gp3, io1, io2, st1, sc1 or standard)",
-				val);
+		msg_usage_error(
+		    cmd,
+		    "unknown volume type '%s' (use gp2, gp3, io1, io2, st1, sc1 or standard)",
+		    val);
 		return -1;
 	}
 	return 0;
@@ -492,13 +519,15 @@ static int cmd_help(struct cli_ctx *ctx, void *args)
 	}
 	c = find_in(commands, ctx->operands[0]);
 	if (!c || c == &cmd_help_def)
-		return msg_usage_error(NULL, "unknown command '%s'", ctx->operands[0]);
+		return msg_usage_error(NULL, "unknown command '%s'",
+				       ctx->operands[0]);
 	if (ctx->noperands > 1) {
 		const struct cmd *sub = find_in(c->subs, ctx->operands[1]);
 		char path[64];
 
 		if (!sub)
-			return msg_usage_error(c->name, "unknown subcommand '%s'",
+			return msg_usage_error(c->name,
+					       "unknown subcommand '%s'",
 					       ctx->operands[1]);
 		xsnprintf(path, sizeof(path), "%s %s", c->name, sub->name);
 		cli_doc_help(stdout, sub, path);
@@ -510,7 +539,8 @@ static int cmd_help(struct cli_ctx *ctx, void *args)
 
 static int cmd_version(struct cli_ctx *ctx, void *args)
 {
-	FILE *f = ctx->output ? cli_out(ctx, "version", "a version line") : stdout;
+	FILE *f =
+	    ctx->output ? cli_out(ctx, "version", "a version line") : stdout;
 
 	(void)args;
 	if (!f)
@@ -546,11 +576,13 @@ static int finish_ctx(struct cli_ctx *ctx, int rc)
 	char err[EBS_ERRLEN];
 
 	if (fflush(stdout) || ferror(stdout)) {
-		msg_error("cannot write output: %s", strerror(errno ? errno : EIO));
+		msg_error("cannot write output: %s",
+			  strerror(errno ? errno : EIO));
 		rc = EXIT_RUNTIME;
 	}
 	if (ctx->outfile) {
-		if ((rc == EXIT_OK || (rc == EXIT_RUNTIME && ctx->out_complete)) &&
+		if ((rc == EXIT_OK ||
+		     (rc == EXIT_RUNTIME && ctx->out_complete)) &&
 		    ctx->out_used) {
 			if (outfile_commit(ctx->outfile, err)) {
 				msg_error("%s", err);
@@ -573,14 +605,14 @@ static int open_output(struct cli_ctx *ctx)
 
 	if (!ctx->output)
 		return 0;
-	if (outfile_open(ctx->output, ctx->format == OUT_XLSX ? OUTFILE_REGULAR : 0,
+	if (outfile_open(ctx->output,
+			 ctx->format == OUT_XLSX ? OUTFILE_REGULAR : 0,
 			 &ctx->outfile, err)) {
 		msg_error("%s", err);
 		return -1;
 	}
 	return 0;
 }
-
 
 /*
  * Run command c (argv[0] is its name; path its full name for help, such
@@ -604,13 +636,16 @@ static int run_cmd(struct cli_ctx *ctx, const struct cmd *c, int argc,
 		}
 		sub_names(c, names, sizeof(names));
 		if (argc < 2)
-			return msg_usage_error(ctx->cmd_name, "missing subcommand (%s)", names);
+			return msg_usage_error(
+			    ctx->cmd_name, "missing subcommand (%s)", names);
 		sub = find_in(c->subs, argv[1]);
 		if (!sub && argv[1][0] == '-')
-			return msg_usage_error(ctx->cmd_name, "unknown option '%s'", argv[1]);
+			return msg_usage_error(ctx->cmd_name,
+					       "unknown option '%s'", argv[1]);
 		if (!sub)
-			return msg_usage_error(ctx->cmd_name, "unknown subcommand '%s' (use %s)",
-					       argv[1], names);
+			return msg_usage_error(
+			    ctx->cmd_name, "unknown subcommand '%s' (use %s)",
+			    argv[1], names);
 		xsnprintf(subpath, sizeof(subpath), "%s %s", path, sub->name);
 		return run_cmd(ctx, sub, argc - 1, argv + 1, 0, subpath);
 	}
@@ -619,8 +654,9 @@ static int run_cmd(struct cli_ctx *ctx, const struct cmd *c, int argc,
 		return EXIT_OK;
 	}
 	args = xcalloc(1, c->args_size ? c->args_size : 1);
-	rc = opt_parse(ctx->cmd_name, c->opts, c->operands ? c->max_operands : 0,
-		       argc, argv, args, &ctx->seen, &operands);
+	rc =
+	    opt_parse(ctx->cmd_name, c->opts, c->operands ? c->max_operands : 0,
+		      argc, argv, args, &ctx->seen, &operands);
 	if (rc == OPT_HELP) {
 		cli_doc_help(stdout, c, path);
 		rc = EXIT_OK;

@@ -12,8 +12,8 @@
 #include "ebsize/cli.h"
 #include "ebsize/util.h"
 
-#define WRAP 79
-#define HELP_COL 22      /* where option help starts in -h text */
+#define WRAP	 79
+#define HELP_COL 22 /* where option help starts in -h text */
 
 static int visible(const struct opt *o)
 {
@@ -46,18 +46,23 @@ static void synopsis_of(const struct cmd *c, struct sbuf *sb)
 		for (const struct opt *o = c->opts; o && o->name; o++) {
 			int req = !!(o->flags & OPT_REQUIRED);
 
-			if (!visible(o) || req != !pass || (o->flags & OPT_BATCH))
+			if (!visible(o) || req != !pass ||
+			    (o->flags & OPT_BATCH))
 				continue;
 			if (sb->len)
 				sbuf_addstr(sb, " ");
 			if (o->short_name)
-				sbuf_addf(sb, "%s-%c%s%s%s%s", req ? "" : "[", o->short_name,
-					  o->metavar ? " " : "", o->metavar ? o->metavar : "",
-					  req ? "" : "]", o->kind == OPT_LIST ? "..." : "");
+				sbuf_addf(sb, "%s-%c%s%s%s%s", req ? "" : "[",
+					  o->short_name, o->metavar ? " " : "",
+					  o->metavar ? o->metavar : "",
+					  req ? "" : "]",
+					  o->kind == OPT_LIST ? "..." : "");
 			else
-				sbuf_addf(sb, "%s--%s%s%s%s%s", req ? "" : "[", o->name,
-					  o->metavar ? " " : "", o->metavar ? o->metavar : "",
-					  req ? "" : "]", o->kind == OPT_LIST ? "..." : "");
+				sbuf_addf(sb, "%s--%s%s%s%s%s", req ? "" : "[",
+					  o->name, o->metavar ? " " : "",
+					  o->metavar ? o->metavar : "",
+					  req ? "" : "]",
+					  o->kind == OPT_LIST ? "..." : "");
 		}
 	}
 	if (c->operands)
@@ -66,8 +71,8 @@ static void synopsis_of(const struct cmd *c, struct sbuf *sb)
 	 * for every request) */
 	for (const struct opt *o = c->opts; o && o->name; o++)
 		if (visible(o) && (o->flags & OPT_BATCH))
-			sbuf_addf(sb, batch++ ? " [--%s %s]" : "\n--%s %s", o->name,
-				  o->metavar);
+			sbuf_addf(sb, batch++ ? " [--%s %s]" : "\n--%s %s",
+				  o->name, o->metavar);
 	if (batch)
 		sbuf_addstr(sb, " [OPTION]...");
 }
@@ -88,7 +93,8 @@ static void put_wrapped(FILE *f, const char *prefix, const char *text)
 		size_t len;
 
 		while (*q && (*q != ' ' || depth > 0)) {
-			depth += (*q == '[' || *q == '(') - (*q == ']' || *q == ')');
+			depth +=
+			    (*q == '[' || *q == '(') - (*q == ']' || *q == ')');
 			q++;
 		}
 		len = (size_t)(q - p);
@@ -120,11 +126,14 @@ static void put_usage(FILE *f, const struct cmd *c, const char *path, int first)
 	line = sb.buf ? sb.buf : "";
 	do {
 		const char *nl = strchr(line, '\n');
-		char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+		char *one =
+		    xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
 
 		xsnprintf(prefix, sizeof(prefix), "%sebsize %s%s",
-			  first < 0 ? "" : first ? "usage: " : "       ", path,
-			  *one ? " " : "");
+			  first < 0 ? ""
+			  : first   ? "usage: "
+				    : "       ",
+			  path, *one ? " " : "");
 		put_wrapped(f, prefix, one);
 		free(one);
 		first = first < 0 ? first : 0;
@@ -171,10 +180,12 @@ static void put_options(FILE *f, const struct opt *opts, int with_help)
 			fprintf(f, "  %s\n%*s", label, HELP_COL, "");
 		else
 			fprintf(f, "  %-*s", HELP_COL - 2, label);
-		put_help_text(f, h, o->def && !strstr(h, "default") ? o->def : NULL);
+		put_help_text(f, h,
+			      o->def && !strstr(h, "default") ? o->def : NULL);
 	}
 	if (with_help)
-		fprintf(f, "  %-*s%s\n", HELP_COL - 2, "-h, --help", "this help");
+		fprintf(f, "  %-*s%s\n", HELP_COL - 2, "-h, --help",
+			"this help");
 }
 
 /* Say once which units the command's numbers take, if any. */
@@ -192,7 +203,8 @@ static void put_units(FILE *f, const struct opt *opts)
 
 	for (const struct opt *o = opts; o && o->name; o++)
 		if (o->unit && visible(o) && !seen[o->unit]++)
-			sbuf_addf(&sb, "%s%s", sb.len ? "; " : "", say[o->unit]);
+			sbuf_addf(&sb, "%s%s", sb.len ? "; " : "",
+				  say[o->unit]);
 	if (sb.len)
 		put_wrapped(f, "\nNumbers take units: ", sb.buf);
 	sbuf_release(&sb);
@@ -210,7 +222,9 @@ static void put_tables(FILE *f, const struct cmd *c, const char *path)
 		if (!x->tables)
 			continue;
 		if (!any++)
-			fputs("\nTables (--format csv --table NAME; the first is the default):\n", f);
+			fputs(
+			    "\nTables (--format csv --table NAME; the first is the default):\n",
+			    f);
 		if (c->subs)
 			xsnprintf(sub, sizeof(sub), "%s %s", path, x->name);
 		else
@@ -227,7 +241,8 @@ void cli_doc_help(FILE *f, const struct cmd *c, const char *path)
 		int first = 1;
 
 		for (size_t i = 0; c->subs[i]; i++) {
-			xsnprintf(sub, sizeof(sub), "%s %s", path, c->subs[i]->name);
+			xsnprintf(sub, sizeof(sub), "%s %s", path,
+				  c->subs[i]->name);
 			put_usage(f, c->subs[i], sub, first);
 			first = 0;
 		}
@@ -239,9 +254,12 @@ void cli_doc_help(FILE *f, const struct cmd *c, const char *path)
 	if (c->subs) {
 		fputc('\n', f);
 		for (size_t i = 0; c->subs[i]; i++)
-			fprintf(f, "  %-12s%s\n", c->subs[i]->name, c->subs[i]->summary);
-		fprintf(f, "\n'ebsize %s SUBCOMMAND -h' shows a subcommand's options.\n",
-			path);
+			fprintf(f, "  %-12s%s\n", c->subs[i]->name,
+				c->subs[i]->summary);
+		fprintf(
+		    f,
+		    "\n'ebsize %s SUBCOMMAND -h' shows a subcommand's options.\n",
+		    path);
 	} else {
 		fputc('\n', f);
 		put_options(f, c->opts, 1);
@@ -260,7 +278,8 @@ static const char *choices_bar(const char *const *choices)
 
 	buf[0] = '\0';
 	for (size_t i = 0; choices[i] && o < sizeof(buf); i++) {
-		xsnprintf(buf + o, sizeof(buf) - o, "%s%s", i ? "|" : "", choices[i]);
+		xsnprintf(buf + o, sizeof(buf) - o, "%s%s", i ? "|" : "",
+			  choices[i]);
 		o = strlen(buf);
 	}
 	return buf;
@@ -302,24 +321,31 @@ void cli_doc_usage(FILE *f)
 		if (o->short_name && o->kind == OPT_FLAG)
 			sbuf_addf(&sb, "[-%c] ", o->short_name);
 		else if (o->kind == OPT_ENUM)
-			sbuf_addf(&sb, "[--%s %s] ", o->name, choices_bar(o->choices));
+			sbuf_addf(&sb, "[--%s %s] ", o->name,
+				  choices_bar(o->choices));
 		else
-			sbuf_addf(&sb, "[--%s%s%s] ", o->name, o->metavar ? " " : "",
+			sbuf_addf(&sb, "[--%s%s%s] ", o->name,
+				  o->metavar ? " " : "",
 				  o->metavar ? o->metavar : "");
 	}
 	sbuf_addstr(&sb, "COMMAND [ARGS]");
 	put_wrapped(f, "usage: ebsize ", sb.buf);
 	sbuf_release(&sb);
-	fputs("\nAn Amazon EBS cost and sizing calculator with embedded prices,\n"
-	      "volume rules, instance limits and published benchmarks.\n\n"
-	      "Commands:\n", f);
+	fputs(
+	    "\nAn Amazon EBS cost and sizing calculator with embedded prices,\n"
+	    "volume rules, instance limits and published benchmarks.\n\n"
+	    "Commands:\n",
+	    f);
 	for (size_t i = 0; cmds[i]; i++)
 		if (!(cmds[i]->flags & CMD_HIDDEN))
-			fprintf(f, "   %-10s  %s\n", cmds[i]->name, cmds[i]->summary);
+			fprintf(f, "   %-10s  %s\n", cmds[i]->name,
+				cmds[i]->summary);
 	fputs("\nGlobal options:\n", f);
 	put_options(f, cli_global_opts(), 1);
-	fputs("\n'ebsize help COMMAND' or 'ebsize COMMAND -h' explains a command.\n"
-	      "Exit status: 0 ok, 1 runtime error, 2 usage error.\n", f);
+	fputs(
+	    "\n'ebsize help COMMAND' or 'ebsize COMMAND -h' explains a command.\n"
+	    "Exit status: 0 ok, 1 runtime error, 2 usage error.\n",
+	    f);
 }
 
 /* ------------------------------------------------------------ man page */
@@ -393,7 +419,8 @@ static void roff_usage(FILE *f, const struct cmd *c, const char *path)
 		line = sb.buf ? sb.buf : "";
 		do {
 			const char *nl = strchr(line, '\n');
-			char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+			char *one = xstrndup(line, nl ? (size_t)(nl - line)
+						      : strlen(line));
 
 			fputs("\\fBebsize ", f);
 			roff_text(f, path);
@@ -432,31 +459,39 @@ int cli_doc_man(FILE *f)
 {
 	const struct cmd *const *cmds = cli_commands();
 
-	fprintf(f, ".\\\" ebsize.1 - generated by 'ebsize help --man' from the option tables\n"
-		".TH EBSIZE 1 \"\" \"ebsize %s\" \"User Commands\"\n"
-		".SH NAME\nebsize \\- Amazon EBS cost and sizing calculator\n"
-		".SH SYNOPSIS\n.B ebsize\n[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n"
-		".SH DESCRIPTION\n", EBSIZE_VERSION);
-	roff_text(f, "An Amazon EBS cost and sizing calculator with embedded prices, volume\n"
-		  "rules, instance limits and published benchmarks: what a volume costs,\n"
-		  "the cheapest way to get N IOPS, M MiB/s and C GiB, when a gp2 volume\n"
-		  "falls off its credit cliff, which volumes of an inventory waste money,\n"
-		  "and fio measurements of real volumes.  It works offline: everything it\n"
-		  "needs is compiled in and loaded into a local SQLite database on first use.\n");
+	fprintf(
+	    f,
+	    ".\\\" ebsize.1 - generated by 'ebsize help --man' from the option tables\n"
+	    ".TH EBSIZE 1 \"\" \"ebsize %s\" \"User Commands\"\n"
+	    ".SH NAME\nebsize \\- Amazon EBS cost and sizing calculator\n"
+	    ".SH SYNOPSIS\n.B ebsize\n[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n"
+	    ".SH DESCRIPTION\n",
+	    EBSIZE_VERSION);
+	roff_text(
+	    f,
+	    "An Amazon EBS cost and sizing calculator with embedded prices, volume\n"
+	    "rules, instance limits and published benchmarks: what a volume costs,\n"
+	    "the cheapest way to get N IOPS, M MiB/s and C GiB, when a gp2 volume\n"
+	    "falls off its credit cliff, which volumes of an inventory waste money,\n"
+	    "and fio measurements of real volumes.  It works offline: everything it\n"
+	    "needs is compiled in and loaded into a local SQLite database on first use.\n");
 	fputs(".SH GLOBAL OPTIONS\nThey go before or after the command.\n", f);
 	roff_options(f, cli_global_opts());
 	fputs(".TP\n.B \\-h, \\-\\-help\nhelp, for ebsize or a command\n"
-	      ".SH COMMANDS\n", f);
+	      ".SH COMMANDS\n",
+	      f);
 	for (size_t i = 0; cmds[i]; i++)
 		if (!(cmds[i]->flags & CMD_HIDDEN))
 			roff_command(f, cmds[i], cmds[i]->name);
-	fputs(".SH EXIT STATUS\n0 ok, 1 runtime error (including a configuration AWS would refuse,\n"
-	      "or a need nothing meets), 2 usage error.\n"
-	      ".SH ENVIRONMENT\n.TP\n.B EBSIZE_DB\nthe database file when \\-\\-db is not given\n"
-	      ".TP\n.B AWS_REGION, AWS_DEFAULT_REGION\nthe region when \\-\\-region is not given\n"
-	      ".TP\n.B XDG_DATA_HOME\nwhere the default database lives (ebsize/ebsize.db)\n"
-	      ".SH FILES\n.TP\n.I ~/.local/share/ebsize/ebsize.db\nthe default database\n"
-	      ".SH SEE ALSO\n.BR fio (1),\n.BR aws (1)\n", f);
+	fputs(
+	    ".SH EXIT STATUS\n0 ok, 1 runtime error (including a configuration AWS would refuse,\n"
+	    "or a need nothing meets), 2 usage error.\n"
+	    ".SH ENVIRONMENT\n.TP\n.B EBSIZE_DB\nthe database file when \\-\\-db is not given\n"
+	    ".TP\n.B AWS_REGION, AWS_DEFAULT_REGION\nthe region when \\-\\-region is not given\n"
+	    ".TP\n.B XDG_DATA_HOME\nwhere the default database lives (ebsize/ebsize.db)\n"
+	    ".SH FILES\n.TP\n.I ~/.local/share/ebsize/ebsize.db\nthe default database\n"
+	    ".SH SEE ALSO\n.BR fio (1),\n.BR aws (1)\n",
+	    f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -491,14 +526,20 @@ static void bash_value_arms(FILE *f, const char *path, const struct opt *opts)
 		sbuf_reset(&sb);
 		if (o->choices) {
 			words_of(o->choices, &sb);
-			fprintf(f, "\t\"%s --%s\") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"));;\n",
-				path, o->name, sb.buf);
+			fprintf(
+			    f,
+			    "\t\"%s --%s\") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"));;\n",
+			    path, o->name, sb.buf);
 		} else if (o->flags & OPT_DIRNAME) {
-			fprintf(f, "\t\"%s --%s\") COMPREPLY=($(compgen -d -- \"$cur\"));;\n",
-				path, o->name);
+			fprintf(
+			    f,
+			    "\t\"%s --%s\") COMPREPLY=($(compgen -d -- \"$cur\"));;\n",
+			    path, o->name);
 		} else if (o->flags & OPT_PATH) {
-			fprintf(f, "\t\"%s --%s\") COMPREPLY=($(compgen -f -- \"$cur\"));;\n",
-				path, o->name);
+			fprintf(
+			    f,
+			    "\t\"%s --%s\") COMPREPLY=($(compgen -f -- \"$cur\"));;\n",
+			    path, o->name);
 		}
 	}
 	sbuf_release(&sb);
@@ -516,7 +557,8 @@ static void bash_cmd_arms(FILE *f, const struct cmd *c, const char *path,
 	} else {
 		opt_words(c->opts, 0, &sb);
 		fprintf(f, "\t\"%s\") words=\"%s%s--help\"; files=%d;;\n", path,
-			sb.len ? sb.buf : "", sb.len ? " " : "", c->operands ? 1 : 0);
+			sb.len ? sb.buf : "", sb.len ? " " : "",
+			c->operands ? 1 : 0);
 		opt_words(c->opts, 1, takes_value);
 	}
 	sbuf_release(&sb);
@@ -553,50 +595,58 @@ static void completion_bash(FILE *f)
 
 	for (size_t i = 0; cmds[i]; i++)
 		if (!(cmds[i]->flags & CMD_HIDDEN))
-			sbuf_addf(&names, "%s%s", names.len ? " " : "", cmds[i]->name);
+			sbuf_addf(&names, "%s%s", names.len ? " " : "",
+				  cmds[i]->name);
 	opt_words(cli_global_opts(), 0, &globals);
 	opt_words(cli_global_opts(), 1, &values);
-	fputs("# ebsize completion for bash (and zsh through bashcompinit); generated\n"
-	      "# by 'ebsize completion bash' from ebsize's option tables.\n"
-	      "_ebsize_arms() {\n\tcase \"$1\" in\n", f);
+	fputs(
+	    "# ebsize completion for bash (and zsh through bashcompinit); generated\n"
+	    "# by 'ebsize completion bash' from ebsize's option tables.\n"
+	    "_ebsize_arms() {\n\tcase \"$1\" in\n",
+	    f);
 	fprintf(f, "\t\"\") words=\"%s\";;\n", names.buf);
 	for (size_t i = 0; cmds[i]; i++)
 		bash_cmd_arms(f, cmds[i], cmds[i]->name, &values);
-	fputs("\t*) words=\"\";;\n\tesac\n}\n\n_ebsize_values() {\n\tcase \"$1\" in\n", f);
+	fputs(
+	    "\t*) words=\"\";;\n\tesac\n}\n\n_ebsize_values() {\n\tcase \"$1\" in\n",
+	    f);
 	bash_value_arms(f, "", cli_global_opts());
 	for (size_t i = 0; cmds[i]; i++)
 		bash_value_cmds(f, cmds[i], cmds[i]->name);
-	fprintf(f, "\t*) return 1;;\n\tesac\n}\n\n"
-		"_ebsize() {\n"
-		"\tlocal cur=\"${COMP_WORDS[COMP_CWORD]}\" prev path=\"\" w i skip=0 words files=0 n\n"
-		"\tlocal valued=\" %s \"\n"
-		"\tCOMPREPLY=()\n"
-		"\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
-		"\t\tw=\"${COMP_WORDS[i]}\"\n"
-		"\t\tif ((skip)); then skip=0; continue; fi\n"
-		"\t\tcase \"$w\" in\n"
-		"\t\t--*=*) ;;\n"
-		"\t\t-*) [[ $valued == *\" $w \"* ]] && skip=1;;\n"
-		"\t\t*) _ebsize_arms \"$path\"; n=\" $words \"\n"
-		"\t\t   [[ $n == *\" $w \"* && $w != -* ]] && path=\"${path:+$path }$w\";;\n"
-		"\t\tesac\n"
-		"\tdone\n"
-		"\tprev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
-		"\tif ((COMP_CWORD > 1)) && [[ $prev == -* && $valued == *\" $prev \"* ]]; then\n"
-		"\t\t_ebsize_values \"$path $prev\" || _ebsize_values \" $prev\" ||\n"
-		"\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-		"\t\treturn 0\n"
-		"\tfi\n"
-		"\t_ebsize_arms \"$path\"\n"
-		"\tif [[ $cur == -* ]]; then\n"
-		"\t\tCOMPREPLY=($(compgen -W \"$words %s\" -- \"$cur\"))\n"
-		"\telif ((files)); then\n"
-		"\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-		"\telse\n"
-		"\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-		"\tfi\n"
-		"}\n"
-		"complete -F _ebsize ebsize\n", values.buf, globals.buf);
+	fprintf(
+	    f,
+	    "\t*) return 1;;\n\tesac\n}\n\n"
+	    "_ebsize() {\n"
+	    "\tlocal cur=\"${COMP_WORDS[COMP_CWORD]}\" prev path=\"\" w i skip=0 words files=0 n\n"
+	    "\tlocal valued=\" %s \"\n"
+	    "\tCOMPREPLY=()\n"
+	    "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+	    "\t\tw=\"${COMP_WORDS[i]}\"\n"
+	    "\t\tif ((skip)); then skip=0; continue; fi\n"
+	    "\t\tcase \"$w\" in\n"
+	    "\t\t--*=*) ;;\n"
+	    "\t\t-*) [[ $valued == *\" $w \"* ]] && skip=1;;\n"
+	    "\t\t*) _ebsize_arms \"$path\"; n=\" $words \"\n"
+	    "\t\t   [[ $n == *\" $w \"* && $w != -* ]] && path=\"${path:+$path }$w\";;\n"
+	    "\t\tesac\n"
+	    "\tdone\n"
+	    "\tprev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+	    "\tif ((COMP_CWORD > 1)) && [[ $prev == -* && $valued == *\" $prev \"* ]]; then\n"
+	    "\t\t_ebsize_values \"$path $prev\" || _ebsize_values \" $prev\" ||\n"
+	    "\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	    "\t\treturn 0\n"
+	    "\tfi\n"
+	    "\t_ebsize_arms \"$path\"\n"
+	    "\tif [[ $cur == -* ]]; then\n"
+	    "\t\tCOMPREPLY=($(compgen -W \"$words %s\" -- \"$cur\"))\n"
+	    "\telif ((files)); then\n"
+	    "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	    "\telse\n"
+	    "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+	    "\tfi\n"
+	    "}\n"
+	    "complete -F _ebsize ebsize\n",
+	    values.buf, globals.buf);
 	sbuf_release(&names);
 	sbuf_release(&values);
 	sbuf_release(&globals);
@@ -647,30 +697,37 @@ static void fish_cmd(FILE *f, const struct cmd *c, const char *parent)
 	char cond[256];
 
 	if (!parent)
-		xsnprintf(cond, sizeof(cond), "'__fish_seen_subcommand_from %s'", c->name);
+		xsnprintf(cond, sizeof(cond),
+			  "'__fish_seen_subcommand_from %s'", c->name);
 	else
-		xsnprintf(cond, sizeof(cond), "'__fish_seen_subcommand_from %s; and __fish_seen_subcommand_from %s'",
-			  parent, c->name);
-	fprintf(f, "complete -c ebsize -n %s -f -a %s -d ", parent ?
-		"'true'" : "'__fish_use_subcommand'", c->name);
+		xsnprintf(
+		    cond, sizeof(cond),
+		    "'__fish_seen_subcommand_from %s; and __fish_seen_subcommand_from %s'",
+		    parent, c->name);
+	fprintf(f, "complete -c ebsize -n %s -f -a %s -d ",
+		parent ? "'true'" : "'__fish_use_subcommand'", c->name);
 	fish_quote(f, c->summary ? c->summary : "");
 	fputc('\n', f);
 	fish_opts(f, cond, c->opts);
 	for (size_t i = 0; c->subs && c->subs[i]; i++) {
 		char sub_cond[256];
 
-		xsnprintf(sub_cond, sizeof(sub_cond),
-			  "'__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from",
-			  c->name);
+		xsnprintf(
+		    sub_cond, sizeof(sub_cond),
+		    "'__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from",
+		    c->name);
 		for (size_t k = 0; c->subs[k]; k++)
-			xsnprintf(sub_cond + strlen(sub_cond), sizeof(sub_cond) - strlen(sub_cond),
-				  " %s", c->subs[k]->name);
+			xsnprintf(sub_cond + strlen(sub_cond),
+				  sizeof(sub_cond) - strlen(sub_cond), " %s",
+				  c->subs[k]->name);
 		fprintf(f, "complete -c ebsize -n %s' -f -a %s -d ", sub_cond,
 			c->subs[i]->name);
 		fish_quote(f, c->subs[i]->summary ? c->subs[i]->summary : "");
 		fputc('\n', f);
-		xsnprintf(cond, sizeof(cond), "'__fish_seen_subcommand_from %s; and __fish_seen_subcommand_from %s'",
-			  c->name, c->subs[i]->name);
+		xsnprintf(
+		    cond, sizeof(cond),
+		    "'__fish_seen_subcommand_from %s; and __fish_seen_subcommand_from %s'",
+		    c->name, c->subs[i]->name);
 		fish_opts(f, cond, c->subs[i]->opts);
 	}
 }
@@ -679,9 +736,11 @@ static void completion_fish(FILE *f)
 {
 	const struct cmd *const *cmds = cli_commands();
 
-	fputs("# ebsize completion for fish; generated by 'ebsize completion fish'\n"
-	      "# from ebsize's option tables.\n"
-	      "complete -c ebsize -f\n", f);
+	fputs(
+	    "# ebsize completion for fish; generated by 'ebsize completion fish'\n"
+	    "# from ebsize's option tables.\n"
+	    "complete -c ebsize -f\n",
+	    f);
 	fish_opts(f, "'true'", cli_global_opts());
 	for (size_t i = 0; cmds[i]; i++)
 		if (!(cmds[i]->flags & CMD_HIDDEN))
@@ -691,9 +750,11 @@ static void completion_fish(FILE *f)
 int cli_doc_completion(FILE *f, const char *shell)
 {
 	if (!strcmp(shell, "zsh"))
-		fputs("# ebsize completion for zsh: the bash completion through bashcompinit\n"
-		      "autoload -U +X compinit && compinit\n"
-		      "autoload -U +X bashcompinit && bashcompinit\n", f);
+		fputs(
+		    "# ebsize completion for zsh: the bash completion through bashcompinit\n"
+		    "autoload -U +X compinit && compinit\n"
+		    "autoload -U +X bashcompinit && bashcompinit\n",
+		    f);
 	if (!strcmp(shell, "fish"))
 		completion_fish(f);
 	else

@@ -18,12 +18,14 @@
 
 void cli_price_hints(const char *region, const char *type)
 {
-	msg_hint("get them with 'ebsize pricing fetch --region %s', or with"
-		 " 'aws pricing get-products --region us-east-1 --service-code AmazonEC2"
-		 " --filters Type=TERM_MATCH,Field=regionCode,Value=%s"
-		 " Type=TERM_MATCH,Field=volumeApiName,Value=%s | ebsize pricing import -'"
-		 "%s", region, region, type ? type : "gp3",
-		 type ? "" : " (one volume type per call)");
+	msg_hint(
+	    "get them with 'ebsize pricing fetch --region %s', or with"
+	    " 'aws pricing get-products --region us-east-1 --service-code AmazonEC2"
+	    " --filters Type=TERM_MATCH,Field=regionCode,Value=%s"
+	    " Type=TERM_MATCH,Field=volumeApiName,Value=%s | ebsize pricing import -'"
+	    "%s",
+	    region, region, type ? type : "gp3",
+	    type ? "" : " (one volume type per call)");
 }
 
 /* Whether region has prices at any date (err then names the earliest). */
@@ -49,18 +51,21 @@ int cli_load_prices(struct cli_ctx *ctx, const char *region, const char *as_of,
 	if (as_of && has_earliest(ctx->db, region, first, sizeof(first))) {
 		/* err names the earliest date; a fetch would not help */
 		msg_error("%s", err);
-		msg_hint("'--as-of %s' or later uses the earliest prices ebsize holds",
-			 first);
+		msg_hint(
+		    "'--as-of %s' or later uses the earliest prices ebsize holds",
+		    first);
 		return EXIT_RUNTIME;
 	}
 	if (!db_region_currency(ctx->db, region, cur, sizeof(cur)))
-		msg_error("%s: ebsize does not know region '%s' (a typing error, or a region newer than its data)",
-			  err, region);
+		msg_error(
+		    "%s: ebsize does not know region '%s' (a typing error, or a region newer than its data)",
+		    err, region);
 	else if (as_of)
 		msg_error("%s: no price snapshot that old holds it", err);
 	else
-		msg_error("%s: neither the built-in price data nor any fetch or import holds it",
-			  err);
+		msg_error(
+		    "%s: neither the built-in price data nor any fetch or import holds it",
+		    err);
 	cli_price_hints(region, type);
 	msg_hint("'ebsize pricing regions' shows which regions have prices");
 	return EXIT_RUNTIME;
@@ -70,8 +75,9 @@ int cli_type_prices_missing(const struct price_set *ps, int type)
 {
 	const char *name = model_type_name((enum vol_type)type);
 
-	msg_error("no %s prices for region '%s' in the prices in force (snapshot %lld, %s, as of %s)",
-		  name, ps->region, ps->snapshot_id, ps->source, ps->as_of);
+	msg_error(
+	    "no %s prices for region '%s' in the prices in force (snapshot %lld, %s, as of %s)",
+	    name, ps->region, ps->snapshot_id, ps->source, ps->as_of);
 	cli_price_hints(ps->region, name);
 	return EXIT_RUNTIME;
 }
@@ -90,8 +96,8 @@ struct limits_memo {
 };
 
 struct cli_memo {
-	struct strmap prices;    /* "REGION\nAS_OF" -> struct price_set */
-	struct strmap limits;    /* "TYPE\nAS_OF" -> struct limits_memo */
+	struct strmap prices; /* "REGION\nAS_OF" -> struct price_set */
+	struct strmap limits; /* "TYPE\nAS_OF" -> struct limits_memo */
 };
 
 struct cli_memo *cli_memo_new(void)

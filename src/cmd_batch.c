@@ -25,8 +25,8 @@
 
 const char *const batch_format_names[] = { "auto", "jsonl", "csv", NULL };
 
-#define BATCH_CHUNK (1u << 16)
-#define BATCH_MAX_LINE (1u << 20)     /* one request: 1 MiB */
+#define BATCH_CHUNK    (1u << 16)
+#define BATCH_MAX_LINE (1u << 20) /* one request: 1 MiB */
 
 struct run {
 	struct cli_ctx *ctx;
@@ -34,26 +34,26 @@ struct run {
 	const void *base;
 	void *state;
 	const char *path;
-	struct opt_seen seen;      /* the command line's, batch options out */
-	char keys[512];            /* "id, region, iops ... or as-of" */
-	enum out_format fmt;       /* JSON: lines; CSV: streamed rows; else
+	struct opt_seen seen; /* the command line's, batch options out */
+	char keys[512];	      /* "id, region, iops ... or as-of" */
+	enum out_format fmt;  /* JSON: lines; CSV: streamed rows; else
 				      the whole table at the end */
 	FILE *out;
-	struct out_doc *tdoc;      /* the whole table */
+	struct out_doc *tdoc; /* the whole table */
 	struct out_table *table;
-	int header_out;            /* CSV: the header is written */
+	int header_out; /* CSV: the header is written */
 	struct batch_req req;
 	struct msg_capture cap;
-	char **hdr;                /* CSV input: its header */
+	char **hdr; /* CSV input: its header */
 	size_t nhdr;
-	size_t lineno;             /* JSON Lines: lines read */
-	char *line;                /* JSON Lines: the line being read */
+	size_t lineno; /* JSON Lines: lines read */
+	char *line;    /* JSON Lines: the line being read */
 	size_t len, alloc;
 	int too_long;
 	size_t requests, failed;
-	int fatal;                 /* reading stopped: exit 1, output not whole */
-	struct sbuf text;          /* scratch: joined messages */
-	char *mem;                 /* scratch: a rendered CSV row */
+	int fatal;	  /* reading stopped: exit 1, output not whole */
+	struct sbuf text; /* scratch: joined messages */
+	char *mem;	  /* scratch: a rendered CSV row */
 	size_t mlen;
 };
 
@@ -74,15 +74,19 @@ int batch_check(struct cli_ctx *ctx, const struct batch_cmd *bc)
 	for (const struct opt *o = opts; o->name; o++) {
 		if ((o->flags & OPT_BATCH) && strcmp(o->name, "batch") &&
 		    cli_given(ctx, o->name) && !cli_given(ctx, "batch"))
-			return msg_usage_error(ctx->cmd_name, "--%s needs --batch", o->name);
+			return msg_usage_error(ctx->cmd_name,
+					       "--%s needs --batch", o->name);
 		if (not_per_request(bc, o->name) && cli_given(ctx, o->name) &&
 		    cli_given(ctx, "batch"))
-			return msg_usage_error(ctx->cmd_name, "--%s cannot be used with --batch",
-					       o->name);
+			return msg_usage_error(
+			    ctx->cmd_name, "--%s cannot be used with --batch",
+			    o->name);
 	}
 	if (ctx->table && strcmp(ctx->table, "results"))
-		return msg_usage_error(ctx->cmd_name, "with --batch the only table is 'results', not '%s'",
-				       ctx->table);
+		return msg_usage_error(
+		    ctx->cmd_name,
+		    "with --batch the only table is 'results', not '%s'",
+		    ctx->table);
 	return EXIT_OK;
 }
 
@@ -109,8 +113,10 @@ static void list_keys(struct run *b)
 
 	names[n++] = "id";
 	names[n++] = "region";
-	for (const struct opt *o = b->bc->cmd->opts; o->name && n + 1 < ARRAY_SIZE(names); o++)
-		if (!(o->flags & (OPT_BATCH | OPT_HIDDEN)) && !not_per_request(b->bc, o->name))
+	for (const struct opt *o = b->bc->cmd->opts;
+	     o->name && n + 1 < ARRAY_SIZE(names); o++)
+		if (!(o->flags & (OPT_BATCH | OPT_HIDDEN)) &&
+		    !not_per_request(b->bc, o->name))
 			names[n++] = o->name;
 	names[n] = NULL;
 	opt_join_choices(names, b->keys, sizeof(b->keys));
@@ -134,19 +140,23 @@ static int apply(struct run *b, struct cli_ctx *ctx, void *args)
 			if (!f->val)
 				continue;
 			if (!cli_region_well_formed(f->val))
-				return msg_usage_error(ctx->cmd_name, "'%s' is not an AWS region code (like us-east-1)",
-						       f->val);
+				return msg_usage_error(
+				    ctx->cmd_name,
+				    "'%s' is not an AWS region code (like us-east-1)",
+				    f->val);
 			ctx->region = f->val;
 			continue;
 		}
 		if (!(o = key_option(b, ctx->cmd_name, f->key)))
 			return EXIT_USAGE;
 		if (!f->val)
-			continue;           /* null, an empty cell: not given */
+			continue; /* null, an empty cell: not given */
 		if (o->kind == OPT_FLAG) {
 			if (strcmp(f->val, "true") && strcmp(f->val, "false"))
-				return msg_usage_error(ctx->cmd_name, "'%s' is true or false, not '%s'",
-						       f->key, f->val);
+				return msg_usage_error(
+				    ctx->cmd_name,
+				    "'%s' is true or false, not '%s'", f->key,
+				    f->val);
 			if (!strcmp(f->val, "false"))
 				continue;
 		}
@@ -200,7 +210,8 @@ static void emit_json(struct run *b, size_t line, const char *id, int rc,
 		out_kv_int(pre, "exit", "Exit", rc);
 		out_kv_str(pre, "error", "Error", joined(b, &b->cap.errors));
 		out_col(pre, "hints", "Hints", OUT_TEXT);
-		out_strv(pre, (const char *const *)b->cap.hints.v, b->cap.hints.n);
+		out_strv(pre, (const char *const *)b->cap.hints.v,
+			 b->cap.hints.n);
 	}
 	out_render(doc, OUT_JSON, b->out);
 }
@@ -280,7 +291,8 @@ static void answer_one(struct run *b, size_t line, const char *why)
 	ctx.seen = b->seen;
 	msg_capture_start(&b->cap);
 	if (why) {
-		msg_error("cannot parse '%s': line %zu: %s", b->path, line, why);
+		msg_error("cannot parse '%s': line %zu: %s", b->path, line,
+			  why);
 		rc = EXIT_USAGE;
 	} else {
 		rc = apply(b, &ctx, args);
@@ -306,7 +318,8 @@ static void answer_one(struct run *b, size_t line, const char *why)
 	else if (b->fmt == OUT_CSV)
 		emit_csv(b, line, id, rc, args, answered ? doc : NULL);
 	else
-		table_row(b, b->table, line, id, rc, args, answered ? doc : NULL);
+		table_row(b, b->table, line, id, rc, args,
+			  answered ? doc : NULL);
 	/* warnings and notes are not the result: stderr, with the line */
 	for (size_t i = 0; i < b->cap.warnings.n; i++)
 		msg_warn("line %zu: %s", line, b->cap.warnings.v[i]);
@@ -327,14 +340,15 @@ static void jsonl_line(struct run *b)
 
 	b->lineno++;
 	if (b->too_long) {
-		xsnprintf(why, sizeof(why), "longer than %u bytes", BATCH_MAX_LINE);
+		xsnprintf(why, sizeof(why), "longer than %u bytes",
+			  BATCH_MAX_LINE);
 		answer_one(b, b->lineno, why);
 		return;
 	}
 	if (b->lineno == 1 && len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
 		p += 3, len -= 3;
 	if (strspn(p, " \t\r") == len)
-		return;                  /* a blank line: no request */
+		return; /* a blank line: no request */
 	if (batch_parse_json(p, len, &b->req, why, sizeof(why)))
 		answer_one(b, b->lineno, why);
 	else
@@ -350,7 +364,8 @@ static void jsonl_feed(struct run *b, const char *p, size_t n)
 		if (!b->too_long && b->len + take > BATCH_MAX_LINE)
 			b->too_long = 1;
 		if (!b->too_long) {
-			xgrow((void **)&b->line, &b->alloc, b->len + take + 1, 1);
+			xgrow((void **)&b->line, &b->alloc, b->len + take + 1,
+			      1);
 			memcpy(b->line + b->len, p, take);
 			b->len += take;
 			b->line[b->len] = '\0';
@@ -390,9 +405,10 @@ static int csv_header(struct run *b, char **fld, size_t n, size_t line)
 			continue;
 		if (!o || (o->flags & (OPT_BATCH | OPT_HIDDEN)) ||
 		    not_per_request(b->bc, fld[i])) {
-			msg_error("cannot read '%s': line %zu: %s column '%s' (use %s)",
-				  b->path, line, o ? "no per-request" : "unknown",
-				  fld[i], b->keys);
+			msg_error(
+			    "cannot read '%s': line %zu: %s column '%s' (use %s)",
+			    b->path, line, o ? "no per-request" : "unknown",
+			    fld[i], b->keys);
 			return -1;
 		}
 	}
@@ -414,7 +430,7 @@ static int csv_record(char **fld, size_t n, size_t line, void *arg)
 	for (size_t i = 0; i < n; i++)
 		empty += !*fld[i];
 	if (empty == n)
-		return 0;               /* ",,,": a spreadsheet's empty row */
+		return 0; /* ",,,": a spreadsheet's empty row */
 	if (batch_from_csv(b->hdr, b->nhdr, fld, n, &b->req, why, sizeof(why)))
 		answer_one(b, line, why);
 	else
@@ -428,8 +444,9 @@ static int csv_record(char **fld, size_t n, size_t line, void *arg)
 static void csv_stopped(struct run *b, int rc, const struct csv_stream *cs)
 {
 	if (rc == CSV_TOO_BIG)
-		msg_error("cannot read '%s': line %zu: a record longer than %u bytes",
-			  b->path, cs->record_line, BATCH_MAX_LINE);
+		msg_error(
+		    "cannot read '%s': line %zu: a record longer than %u bytes",
+		    b->path, cs->record_line, BATCH_MAX_LINE);
 	else if (rc == CSV_MALFORMED)
 		msg_error("cannot read '%s': line %zu: a quote is never closed",
 			  b->path, cs->record_line);
@@ -472,7 +489,8 @@ static int read_input(struct run *b, FILE *f, int fmt)
 		}
 	} while ((n = fread(buf, 1, BATCH_CHUNK, f)) > 0);
 	if (ferror(f)) {
-		msg_error("cannot read '%s': %s", b->path, strerror(errno ? errno : EIO));
+		msg_error("cannot read '%s': %s", b->path,
+			  strerror(errno ? errno : EIO));
 		b->fatal = 1;
 	} else if (fmt == BATCH_CSV && !rc) {
 		rc = csv_stream_finish(&cs, csv_record, b);
@@ -480,7 +498,7 @@ static int read_input(struct run *b, FILE *f, int fmt)
 		jsonl_finish(b);
 	}
 	if (rc == 1)
-		b->fatal = 1;        /* the header was said to be bad */
+		b->fatal = 1; /* the header was said to be bad */
 	else if (rc && rc != 2)
 		csv_stopped(b, rc, &cs);
 	csv_stream_release(&cs);
@@ -488,8 +506,8 @@ static int read_input(struct run *b, FILE *f, int fmt)
 	return b->fatal ? -1 : 0;
 }
 
-int batch_run(struct cli_ctx *ctx, const struct batch_cmd *bc,
-	      const char *path, int fmt, const void *base, void *state)
+int batch_run(struct cli_ctx *ctx, const struct batch_cmd *bc, const char *path,
+	      int fmt, const void *base, void *state)
 {
 	const struct opt *opts = bc->cmd->opts;
 	struct run b = { 0 };

@@ -56,7 +56,7 @@ int batch_check(struct cli_ctx *ctx, const struct batch_cmd *bc);
  * (the command line's arguments) as every request's defaults and state
  * handed to answer and row.  Returns the command's exit code.
  */
-int batch_run(struct cli_ctx *ctx, const struct batch_cmd *bc,
-	      const char *path, int fmt, const void *base, void *state);
+int batch_run(struct cli_ctx *ctx, const struct batch_cmd *bc, const char *path,
+	      int fmt, const void *base, void *state);
 
 #endif

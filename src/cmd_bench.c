@@ -50,7 +50,8 @@ int bench_parse_volume_type(const char *cmd, const char *opt, const char *val,
 int bench_check_vol(const struct cli_ctx *ctx, const struct vol_opts *v)
 {
 	if ((v->size_gib > 0) != (v->volume_type != NULL))
-		return msg_usage_error(ctx->cmd_name, "--volume-type and --size go together");
+		return msg_usage_error(ctx->cmd_name,
+				       "--volume-type and --size go together");
 	return EXIT_OK;
 }
 
@@ -61,15 +62,16 @@ void bench_vol_to_run(const struct vol_opts *v, const struct cli_ctx *ctx,
 		  v->volume_type ? v->volume_type : "");
 	r->size_gib = v->size_gib > 0 ? v->size_gib : NAN;
 	r->iops = v->iops;
-	r->throughput_mibps = v->throughput_mibps > 0 ? v->throughput_mibps : NAN;
+	r->throughput_mibps =
+	    v->throughput_mibps > 0 ? v->throughput_mibps : NAN;
 	xsnprintf(r->instance_type, sizeof(r->instance_type), "%s",
 		  v->instance ? v->instance : "");
 	xsnprintf(r->region, sizeof(r->region), "%s",
 		  ctx->region_from_opt ? ctx->region : "");
 }
 
-int bench_load_profile(const char *spec, struct bench_profile *pr,
-			char **text, char *err)
+int bench_load_profile(const char *spec, struct bench_profile *pr, char **text,
+		       char *err)
 {
 	const char *b = bench_profile_builtin(spec);
 	size_t len;
@@ -79,11 +81,13 @@ int bench_load_profile(const char *spec, struct bench_profile *pr,
 	if (b) {
 		*text = xstrdup(b);
 		len = strlen(b);
-	} else if ((rc = read_file_capped(spec, PROFILE_FILE_CAP, text, &len, err))) {
+	} else if ((rc = read_file_capped(spec, PROFILE_FILE_CAP, text, &len,
+					  err))) {
 		if (!strchr(spec, '/') && !strchr(spec, '.'))
-			xsnprintf(err, EBS_ERRLEN,
-				  "unknown profile '%s' (use article, quick or a profile file)",
-				  spec);
+			xsnprintf(
+			    err, EBS_ERRLEN,
+			    "unknown profile '%s' (use article, quick or a profile file)",
+			    spec);
 		return rc;
 	}
 	rc = bench_profile_parse(*text, len, spec, pr, err);
@@ -108,7 +112,6 @@ int bench_find_run(struct cli_ctx *ctx, const char *ref, long long *id)
 	return EXIT_OK;
 }
 
-
 void bench_analyse(const struct bench_run *r, struct bench_phase_result *p,
 		   const struct bench_sample *s, size_t n)
 {
@@ -118,23 +121,24 @@ void bench_analyse(const struct bench_run *r, struct bench_phase_result *p,
 				   &p->model_cliff_t_s, &p->model_steady_iops);
 }
 
-
 /* ------------------------------------------------------------ table */
 
 static const struct cmd *const bench_subs[] = {
-	&bench_run_def, &bench_resume_def, &bench_import_def, &bench_list_def,
-	&bench_show_def, &bench_compare_def, &bench_k8s_def, NULL
+	&bench_run_def,	 &bench_resume_def,  &bench_import_def, &bench_list_def,
+	&bench_show_def, &bench_compare_def, &bench_k8s_def,	NULL
 };
 
 const struct cmd cmd_bench_def = {
 	.name = "bench",
-	.summary = "fio measurement suite: run, resume, import, show, compare, k8s",
+	.summary =
+	    "fio measurement suite: run, resume, import, show, compare, k8s",
 	.description =
-		"Measures a volume with fio the way the published benchmark did and keeps\n"
-		"every phase in the database the moment it ends, with its per-second IOPS,\n"
-		"latency percentiles and an analysis: credit cliff, latency bimodality,\n"
-		"Little's law, and the model's and published runs' expectations.\n"
-		"RUN is a run id or label.",
-	.epilog = "Exit status: 0 ok, 1 runtime error or refusal, 2 usage error.",
+	    "Measures a volume with fio the way the published benchmark did and keeps\n"
+	    "every phase in the database the moment it ends, with its per-second IOPS,\n"
+	    "latency percentiles and an analysis: credit cliff, latency bimodality,\n"
+	    "Little's law, and the model's and published runs' expectations.\n"
+	    "RUN is a run id or label.",
+	.epilog =
+	    "Exit status: 0 ok, 1 runtime error or refusal, 2 usage error.",
 	.subs = bench_subs,
 };

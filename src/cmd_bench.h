@@ -29,25 +29,54 @@ int bench_parse_volume_type(const char *cmd, const char *opt, const char *val,
 			    void *target);
 
 /* The option rows of a struct vol_opts member `v` of struct st. */
-#define BENCH_VOL_OPTS(st)                                                     \
-	{ "label", 0, OPT_FUNC, offsetof(st, v.label), "L",                    \
-	  "a name for the run (1 to 120 characters)",                          \
-	  .parse = bench_parse_label },                                        \
-	{ "volume-type", 0, OPT_FUNC, offsetof(st, v.volume_type), "T",        \
-	  "the volume's type (with --size), for the model's\n"                 \
-	  "expectations", .parse = bench_parse_volume_type,                    \
-	  .choices = cli_type_names },                                         \
-	{ "size", 0, OPT_NUM, offsetof(st, v.size_gib), "GIB",                 \
-	  "the volume's size", .min = 1, .max = 65536,                         \
-	  .unit = OPT_UNIT_GIB },                                              \
-	{ "iops", 0, OPT_INT, offsetof(st, v.iops), "N",                       \
-	  "its provisioned IOPS", .min = 1, .max = 1000000,                    \
-	  .unit = OPT_UNIT_COUNT },                                            \
-	{ "throughput", 0, OPT_NUM, offsetof(st, v.throughput_mibps), "M",     \
-	  "its provisioned MiB/s", .min = 1, .max = 100000,                    \
-	  .unit = OPT_UNIT_MIBPS },                                            \
-	{ "instance", 0, OPT_STR, offsetof(st, v.instance), "TYPE",            \
-	  "the instance it is attached to" }
+#define BENCH_VOL_OPTS(st)                                                \
+	{ "label",                                                        \
+	  0,                                                              \
+	  OPT_FUNC,                                                       \
+	  offsetof(st, v.label),                                          \
+	  "L",                                                            \
+	  "a name for the run (1 to 120 characters)",                     \
+	  .parse = bench_parse_label },                                   \
+	    { "volume-type",                                              \
+	      0,                                                          \
+	      OPT_FUNC,                                                   \
+	      offsetof(st, v.volume_type),                                \
+	      "T",                                                        \
+	      "the volume's type (with --size), for the model's\n"        \
+	      "expectations",                                             \
+	      .parse = bench_parse_volume_type,                           \
+	      .choices = cli_type_names },                                \
+	    { "size",                                                     \
+	      0,                                                          \
+	      OPT_NUM,                                                    \
+	      offsetof(st, v.size_gib),                                   \
+	      "GIB",                                                      \
+	      "the volume's size",                                        \
+	      .min = 1,                                                   \
+	      .max = 65536,                                               \
+	      .unit = OPT_UNIT_GIB },                                     \
+	    { "iops",                                                     \
+	      0,                                                          \
+	      OPT_INT,                                                    \
+	      offsetof(st, v.iops),                                       \
+	      "N",                                                        \
+	      "its provisioned IOPS",                                     \
+	      .min = 1,                                                   \
+	      .max = 1000000,                                             \
+	      .unit = OPT_UNIT_COUNT },                                   \
+	    { "throughput",                                               \
+	      0,                                                          \
+	      OPT_NUM,                                                    \
+	      offsetof(st, v.throughput_mibps),                           \
+	      "M",                                                        \
+	      "its provisioned MiB/s",                                    \
+	      .min = 1,                                                   \
+	      .max = 100000,                                              \
+	      .unit = OPT_UNIT_MIBPS },                                   \
+	{                                                                 \
+		"instance", 0, OPT_STR, offsetof(st, v.instance), "TYPE", \
+		    "the instance it is attached to"                      \
+	}
 
 /* --volume-type and --size go together: usage error otherwise. */
 int bench_check_vol(const struct cli_ctx *ctx, const struct vol_opts *v);
@@ -60,8 +89,8 @@ void bench_vol_to_run(const struct vol_opts *v, const struct cli_ctx *ctx,
  * Load a profile: a built-in name or a file.  *text is heap (the profile
  * text, stored with the run so resume runs the same suite).
  */
-int bench_load_profile(const char *spec, struct bench_profile *pr,
-		       char **text, char *err);
+int bench_load_profile(const char *spec, struct bench_profile *pr, char **text,
+		       char *err);
 
 /* The run a RUN argument (id or label) names; prints the error. */
 int bench_find_run(struct cli_ctx *ctx, const char *ref, long long *id);
@@ -74,6 +103,6 @@ void bench_analyse(const struct bench_run *r, struct bench_phase_result *p,
 int bench_show_run(struct cli_ctx *ctx, long long id);
 
 extern const struct cmd bench_run_def, bench_resume_def, bench_import_def,
-	bench_list_def, bench_show_def, bench_compare_def, bench_k8s_def;
+    bench_list_def, bench_show_def, bench_compare_def, bench_k8s_def;
 
 #endif

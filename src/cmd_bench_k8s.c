@@ -41,11 +41,14 @@ static const struct opt k8s_opts[] = {
 	{ "namespace", 0, OPT_STR, A(o.namespace_), "NS", "the namespace",
 	  .def = "bench-storage" },
 	{ "image", 0, OPT_STR, A(o.image), "IMG",
-	  "the container image (fio is installed in it)", .def = "alpine:3.20" },
+	  "the container image (fio is installed in it)",
+	  .def = "alpine:3.20" },
 	{ "iops", 0, OPT_INT, A(o.iops), "N",
-	  "provisioned IOPS (gp3, io1, io2)", .min = 100, .max = 256000, .unit = OPT_UNIT_COUNT },
+	  "provisioned IOPS (gp3, io1, io2)", .min = 100, .max = 256000,
+	  .unit = OPT_UNIT_COUNT },
 	{ "throughput", 0, OPT_INT, A(o.throughput_mibps), "M",
-	  "provisioned MiB/s (gp3)", .min = 125, .max = 2000, .unit = OPT_UNIT_MIBPS },
+	  "provisioned MiB/s (gp3)", .min = 125, .max = 2000,
+	  .unit = OPT_UNIT_MIBPS },
 	{ NULL }
 };
 
@@ -56,7 +59,8 @@ static int quantity_ok(const char *s)
 	char num[16];
 	long v;
 
-	if (n < 3 || n > 12 || (strcmp(s + n - 2, "Gi") && strcmp(s + n - 2, "Ti")))
+	if (n < 3 || n > 12 ||
+	    (strcmp(s + n - 2, "Gi") && strcmp(s + n - 2, "Ti")))
 		return -1;
 	memcpy(num, s, n - 2);
 	num[n - 2] = '\0';
@@ -74,18 +78,25 @@ static int parse_types(const char *cmd, const char *list,
 		if ((next = strchr(t, ',')))
 			*next++ = '\0';
 		if (model_type_parse(t, &vt) || vt == VT_STANDARD)
-			return msg_usage_error(cmd, "unknown volume type '%s' in --types (use gp2, gp3, io1, io2, st1 or sc1)",
-					       t);
+			return msg_usage_error(
+			    cmd,
+			    "unknown volume type '%s' in --types (use gp2, gp3, io1, io2, st1 or sc1)",
+			    t);
 		if (o->ntypes == ARRAY_SIZE(o->types))
-			return msg_usage_error(cmd, "at most %zu types in --types",
+			return msg_usage_error(cmd,
+					       "at most %zu types in --types",
 					       ARRAY_SIZE(o->types));
 		for (size_t i = 0; i < o->ntypes; i++)
 			if (!strcmp(o->types[i], model_type_name(vt)))
-				return msg_usage_error(cmd, "volume type '%s' given twice in --types", t);
+				return msg_usage_error(
+				    cmd,
+				    "volume type '%s' given twice in --types",
+				    t);
 		o->types[o->ntypes++] = model_type_name(vt);
 	}
 	if (!o->ntypes)
-		return msg_usage_error(cmd, "--types needs at least one volume type");
+		return msg_usage_error(
+		    cmd, "--types needs at least one volume type");
 	return EXIT_OK;
 }
 
@@ -97,7 +108,8 @@ static int k8s_name_ok(const char *s)
 	if (!n || n > 63 || s[0] == '-' || s[n - 1] == '-')
 		return 0;
 	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-'))
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '-'))
 			return 0;
 	return 1;
 }
@@ -123,23 +135,34 @@ static int k8s_check(struct cli_ctx *ctx, void *args)
 	int rc;
 
 	if (quantity_ok(o->size))
-		return msg_usage_error(c_, "--size must be a quantity in Gi or Ti such as 100Gi, not '%s'",
-				       o->size);
+		return msg_usage_error(
+		    c_,
+		    "--size must be a quantity in Gi or Ti such as 100Gi, not '%s'",
+		    o->size);
 	if (!k8s_name_ok(o->namespace_))
-		return msg_usage_error(c_, "--namespace must be a DNS label (a-z, 0-9, '-'), not '%s'",
-				       o->namespace_);
+		return msg_usage_error(
+		    c_,
+		    "--namespace must be a DNS label (a-z, 0-9, '-'), not '%s'",
+		    o->namespace_);
 	if (!k8s_word_ok(o->image))
-		return msg_usage_error(c_, "--image must be an image reference (letters, digits, '._:/@-'), not '%s'",
-				       o->image);
+		return msg_usage_error(
+		    c_,
+		    "--image must be an image reference (letters, digits, '._:/@-'), not '%s'",
+		    o->image);
 	if (o->instance && !k8s_word_ok(o->instance))
-		return msg_usage_error(c_, "--instance must be an instance type such as m5.xlarge, not '%s'",
-				       o->instance);
+		return msg_usage_error(
+		    c_,
+		    "--instance must be an instance type such as m5.xlarge, not '%s'",
+		    o->instance);
 	if ((rc = parse_types(c_, a->types, o, a->typebuf, sizeof(a->typebuf))))
 		return rc;
 	for (size_t i = 0; i < o->ntypes; i++)
-		if ((!strcmp(o->types[i], "io1") || !strcmp(o->types[i], "io2")) && !o->iops)
-			return msg_usage_error(c_, "--iops is required for %s volumes",
-					       o->types[i]);
+		if ((!strcmp(o->types[i], "io1") ||
+		     !strcmp(o->types[i], "io2")) &&
+		    !o->iops)
+			return msg_usage_error(
+			    c_, "--iops is required for %s volumes",
+			    o->types[i]);
 	return EXIT_OK;
 }
 
@@ -179,10 +202,11 @@ const struct cmd bench_k8s_def = {
 	.name = "k8s",
 	.run = cmd_bench_k8s,
 	.args_size = sizeof(struct k8s_args),
-	.summary = "Kubernetes manifests running the same profile on EBS volumes",
+	.summary =
+	    "Kubernetes manifests running the same profile on EBS volumes",
 	.description =
-		"Kubernetes manifests (a StorageClass, a PVC and a Job per volume type)\n"
-		"that run the same fio profile on EBS volumes, printed as YAML.",
+	    "Kubernetes manifests (a StorageClass, a PVC and a Job per volume type)\n"
+	    "that run the same fio profile on EBS volumes, printed as YAML.",
 	.opts = k8s_opts,
 	.check = k8s_check,
 };

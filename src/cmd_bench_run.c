@@ -35,47 +35,54 @@ static void on_signal(int sig)
 struct progress_ctx {
 	size_t i, n;
 	const char *phase;
-	long phase_s;        /* 0: until the file is written */
-	long later_s;        /* timed seconds of the phases after this one */
+	long phase_s; /* 0: until the file is written */
+	long later_s; /* timed seconds of the phases after this one */
 };
 
 static void on_progress(void *arg, double elapsed, double iops)
 {
 	const struct progress_ctx *c = arg;
 	char iops_txt[32] = "-";
-	double left = (c->phase_s ? (double)c->phase_s - elapsed : 0) + (double)c->later_s;
+	double left = (c->phase_s ? (double)c->phase_s - elapsed : 0) +
+		      (double)c->later_s;
 
 	if (!isnan(iops))
 		xsnprintf(iops_txt, sizeof(iops_txt), "%.0f", iops);
-	msg_progress("phase %zu/%zu %s: %.0f s elapsed, about %.0f s left, %s IOPS",
-		     c->i + 1, c->n, c->phase, elapsed, left > 0 ? left : 0, iops_txt);
+	msg_progress(
+	    "phase %zu/%zu %s: %.0f s elapsed, about %.0f s left, %s IOPS",
+	    c->i + 1, c->n, c->phase, elapsed, left > 0 ? left : 0, iops_txt);
 }
 
-static void print_plan(const struct bench_run *r, const struct bench_profile *pr,
-		       size_t from)
+static void print_plan(const struct bench_run *r,
+		       const struct bench_profile *pr, size_t from)
 {
 	long total = 0;
 
 	for (size_t i = from; i < pr->nphases; i++)
 		total += bench_phase_runtime(&pr->phase[i], r->volume_type);
-	msg_info("run %lld '%s': profile %s, %zu of %zu phases on '%s' (%s file)",
-		 r->id, r->label, pr->name, pr->nphases - from, pr->nphases,
-		 r->target, pr->size);
+	msg_info(
+	    "run %lld '%s': profile %s, %zu of %zu phases on '%s' (%s file)",
+	    r->id, r->label, pr->name, pr->nphases - from, pr->nphases,
+	    r->target, pr->size);
 	for (size_t i = from; i < pr->nphases; i++) {
 		const struct bench_phase_def *d = &pr->phase[i];
 		long s = bench_phase_runtime(d, r->volume_type);
 
 		if (s)
-			msg_info("  %zu/%zu %-16s rw=%s bs=%s iodepth=%ld  %ld s%s",
-				 i + 1, pr->nphases, d->name, d->rw, d->bs, d->iodepth,
-				 s, d->iops_log ? ", per-second IOPS log" : "");
+			msg_info(
+			    "  %zu/%zu %-16s rw=%s bs=%s iodepth=%ld  %ld s%s",
+			    i + 1, pr->nphases, d->name, d->rw, d->bs,
+			    d->iodepth, s,
+			    d->iops_log ? ", per-second IOPS log" : "");
 		else
-			msg_info("  %zu/%zu %-16s rw=%s bs=%s iodepth=%ld  writes %s once",
-				 i + 1, pr->nphases, d->name, d->rw, d->bs, d->iodepth,
-				 pr->size);
+			msg_info(
+			    "  %zu/%zu %-16s rw=%s bs=%s iodepth=%ld  writes %s once",
+			    i + 1, pr->nphases, d->name, d->rw, d->bs,
+			    d->iodepth, pr->size);
 	}
-	msg_info("total: %ld s (%.1f min) of timed phases, plus writing the file once",
-		 total, (double)total / 60.0);
+	msg_info(
+	    "total: %ld s (%.1f min) of timed phases, plus writing the file once",
+	    total, (double)total / 60.0);
 }
 
 /*
@@ -88,7 +95,8 @@ static int before_phase(const struct bench_run *r,
 {
 	if (stop_requested)
 		return ebs_fail(err, EBS_ERR_INTERRUPTED,
-				"interrupted before phase '%s'", pr->phase[i].name);
+				"interrupted before phase '%s'",
+				pr->phase[i].name);
 	if (r->has_target_id &&
 	    bench_verify_target(r->target, r->target_dev, r->target_ino, err))
 		return EBS_ERR_INTERRUPTED;
@@ -110,8 +118,10 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	for (size_t i = from; i < pr->nphases && !rc; i++) {
-		struct progress_ctx pc = { i, pr->nphases, pr->phase[i].name,
-			bench_phase_runtime(&pr->phase[i], r->volume_type), 0 };
+		struct progress_ctx pc = {
+			i, pr->nphases, pr->phase[i].name,
+			bench_phase_runtime(&pr->phase[i], r->volume_type), 0
+		};
 		struct bench_phase_result p;
 		struct bench_sample *s = NULL;
 		size_t ns = 0;
@@ -119,15 +129,16 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 		if ((rc = before_phase(r, pr, i, err)))
 			break;
 		short_file = r->has_target_id &&
-			bench_target_short(r->target, pr->size_bytes);
+			     bench_target_short(r->target, pr->size_bytes);
 
 		for (size_t k = i + 1; k < pr->nphases; k++)
-			pc.later_s += bench_phase_runtime(&pr->phase[k], r->volume_type);
-		rc = bench_run_phase(fio, pr, i, r->target, r->volume_type,
-				     r->results_dir,
-				     msg_progress_enabled() ? on_progress : NULL, &pc,
-				     &stop_requested, &p, &s, &ns, r->fio_version,
-				     sizeof(r->fio_version), err);
+			pc.later_s +=
+			    bench_phase_runtime(&pr->phase[k], r->volume_type);
+		rc = bench_run_phase(
+		    fio, pr, i, r->target, r->volume_type, r->results_dir,
+		    msg_progress_enabled() ? on_progress : NULL, &pc,
+		    &stop_requested, &p, &s, &ns, r->fio_version,
+		    sizeof(r->fio_version), err);
 		if (msg_progress_enabled())
 			msg_progress_done();
 		/* fio re-created the short file it laid out: learn the new one */
@@ -139,17 +150,21 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 			rc = EBS_ERR_INTERRUPTED;
 		if (!rc) {
 			bench_analyse(r, &p, s, ns);
-			rc = db_bench_store_phase(ctx->db, r->id, &p, s, ns, err);
+			rc = db_bench_store_phase(ctx->db, r->id, &p, s, ns,
+						  err);
 		}
 		if (!rc)
-			msg_info("phase %zu/%zu %s stored: %.0f IOPS, %.1f MiB/s",
-				 i + 1, pr->nphases, p.phase, p.iops, p.bw_mibps);
+			msg_info(
+			    "phase %zu/%zu %s stored: %.0f IOPS, %.1f MiB/s",
+			    i + 1, pr->nphases, p.phase, p.iops, p.bw_mibps);
 		free(s);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	xsnprintf(r->status, sizeof(r->status), "%s", !rc ? "complete" :
-		  rc == EBS_ERR_INTERRUPTED ? "interrupted" : "failed");
+	xsnprintf(r->status, sizeof(r->status), "%s",
+		  !rc			      ? "complete"
+		  : rc == EBS_ERR_INTERRUPTED ? "interrupted"
+					      : "failed");
 	if (!rc)
 		utc_now_iso(r->finished_at);
 	if (rc) {
@@ -158,8 +173,9 @@ static int measure(struct cli_ctx *ctx, struct bench_run *r,
 		msg_error("%s", err);
 		if (db_bench_update_run(ctx->db, r, err2))
 			msg_error("%s", err2);
-		msg_hint("'ebsize bench resume %lld' continues with the phase that did not finish",
-			 r->id);
+		msg_hint(
+		    "'ebsize bench resume %lld' continues with the phase that did not finish",
+		    r->id);
 		return EXIT_RUNTIME;
 	}
 	if ((rc = db_bench_update_run(ctx->db, r, err)))
@@ -189,12 +205,15 @@ static int absolute_dir(const char *dir, char **out, char *err)
 	if (rc)
 		return rc;
 	if (!(real = realpath(dir, NULL)))
-		return ebs_fail(err, EBS_ERR_IO, "cannot use results directory '%s': %s",
-				dir, strerror(errno));
+		return ebs_fail(err, EBS_ERR_IO,
+				"cannot use results directory '%s': %s", dir,
+				strerror(errno));
 	/* room for "/run-N/NN-phase.json" in the stored paths */
 	if (strlen(real) > BENCH_PATH_LEN - 160) {
-		rc = ebs_fail(err, EBS_ERR_TOO_BIG, "cannot use results directory '%s': its absolute path is longer than %d bytes",
-			      dir, BENCH_PATH_LEN - 160);
+		rc = ebs_fail(
+		    err, EBS_ERR_TOO_BIG,
+		    "cannot use results directory '%s': its absolute path is longer than %d bytes",
+		    dir, BENCH_PATH_LEN - 160);
 		free(real);
 		return rc;
 	}
@@ -224,8 +243,8 @@ static int check_target(struct cli_ctx *ctx, const char *target,
 			return -1;
 		}
 		if (*created)
-			rc = bench_check_target(target, pr->size_bytes, destructive,
-						1, ti, err, hint);
+			rc = bench_check_target(target, pr->size_bytes,
+						destructive, 1, ti, err, hint);
 	}
 	if (!rc)
 		return 0;
@@ -295,8 +314,6 @@ struct run_args {
 	int destructive;
 };
 
-
-
 static const struct opt run_opts[] = {
 	{ "target", 0, OPT_STR, offsetof(struct run_args, target), "PATH",
 	  "the test file fio writes (created; never a device\n"
@@ -306,13 +323,13 @@ static const struct opt run_opts[] = {
 	{ "profile", 0, OPT_STR, offsetof(struct run_args, profile), "P",
 	  "article (the published suite, 8 GiB, about 17 min on\n"
 	  "gp3, 52 min on gp2), quick (seconds), or a profile file",
-	  .choices = bench_profile_names,
-	  .def = "article", .flags = OPT_PATH },
+	  .choices = bench_profile_names, .def = "article", .flags = OPT_PATH },
 	BENCH_VOL_OPTS(struct run_args),
 	{ "results", 0, OPT_STR, offsetof(struct run_args, results), "DIR",
 	  "raw fio outputs (default: bench-results beside the\ndatabase)",
 	  .flags = OPT_DIRNAME },
-	{ "destructive", 0, OPT_FLAG, offsetof(struct run_args, destructive), NULL,
+	{ "destructive", 0, OPT_FLAG, offsetof(struct run_args, destructive),
+	  NULL,
 	  "allow a block device or an existing file (its data\nis lost)" },
 	{ NULL }
 };
@@ -322,8 +339,10 @@ static int run_check(struct cli_ctx *ctx, void *args)
 	const struct run_args *a = args;
 
 	if (target_has_colon(a->target))
-		return msg_usage_error(ctx->cmd_name, "--target '%s' contains ':', which fio treats as a separator between several files",
-				       a->target);
+		return msg_usage_error(
+		    ctx->cmd_name,
+		    "--target '%s' contains ':', which fio treats as a separator between several files",
+		    a->target);
 	return bench_check_vol(ctx, &a->v);
 }
 
@@ -333,14 +352,16 @@ static void new_run(struct bench_run *r, const struct run_args *a,
 		    const struct bench_target_info *ti, struct cli_ctx *ctx,
 		    int created)
 {
-	xsnprintf(r->label, sizeof(r->label), "%s", a->v.label ? a->v.label : pr->name);
+	xsnprintf(r->label, sizeof(r->label), "%s",
+		  a->v.label ? a->v.label : pr->name);
 	xsnprintf(r->source, sizeof(r->source), "measured");
 	xsnprintf(r->status, sizeof(r->status), "running");
 	xsnprintf(r->profile, sizeof(r->profile), "%s", pr->name);
 	xsnprintf(r->target, sizeof(r->target), "%s", ti->path);
 	xsnprintf(r->device, sizeof(r->device), "%s", ti->device);
 	xsnprintf(r->filesystem, sizeof(r->filesystem), "%s", ti->filesystem);
-	xsnprintf(r->ebs_volume_id, sizeof(r->ebs_volume_id), "%s", ti->ebs_volume_id);
+	xsnprintf(r->ebs_volume_id, sizeof(r->ebs_volume_id), "%s",
+		  ti->ebs_volume_id);
 	bench_host_info(r->host, sizeof(r->host), r->kernel, sizeof(r->kernel));
 	utc_now_iso(r->started_at);
 	bench_vol_to_run(&a->v, ctx, r);
@@ -364,9 +385,11 @@ static int cmd_bench_run(struct cli_ctx *ctx, void *args)
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
-	if (ready_to_measure(ctx, a->target, &pr, a->destructive, fio, &ti, &created))
+	if (ready_to_measure(ctx, a->target, &pr, a->destructive, fio, &ti,
+			     &created))
 		goto out;
-	if (absolute_dir(a->results ? a->results : (results = default_results(ctx)),
+	if (absolute_dir(a->results ? a->results
+				    : (results = default_results(ctx)),
 			 &r.results_dir, err)) {
 		msg_error("%s", err);
 		goto out;
@@ -409,7 +432,8 @@ static int resume_check(struct cli_ctx *ctx, void *args)
 {
 	(void)args;
 	if (!ctx->noperands)
-		return msg_usage_error(ctx->cmd_name, "missing RUN (a run id or label)");
+		return msg_usage_error(ctx->cmd_name,
+				       "missing RUN (a run id or label)");
 	return EXIT_OK;
 }
 
@@ -435,26 +459,29 @@ static int cmd_bench_resume(struct cli_ctx *ctx, void *args)
 		goto out;
 	}
 	if (strcmp(r.source, "measured") || !r.profile_text || !r.results_dir) {
-		msg_error("run %lld was not measured by 'ebsize bench run'; only those can be resumed",
-			  id);
+		msg_error(
+		    "run %lld was not measured by 'ebsize bench run'; only those can be resumed",
+		    id);
 		goto out;
 	}
 	if (!strcmp(r.status, "complete")) {
 		msg_error("run %lld is already complete", id);
 		goto out;
 	}
-	if (bench_profile_parse(r.profile_text, strlen(r.profile_text), r.profile,
-				&pr, err) ||
+	if (bench_profile_parse(r.profile_text, strlen(r.profile_text),
+				r.profile, &pr, err) ||
 	    bench_lock_run(r.results_dir, &lock, err)) {
 		msg_error("%s", err);
 		goto out;
 	}
 	if (target_has_colon(r.target)) {
-		msg_error("run %lld's target '%s' contains ':', which fio treats as a separator between several files; it cannot be resumed",
-			  id, r.target);
+		msg_error(
+		    "run %lld's target '%s' contains ':', which fio treats as a separator between several files; it cannot be resumed",
+		    id, r.target);
 		goto out;
 	}
-	if (ready_to_measure(ctx, r.target, &pr, r.destructive, fio, &ti, &created) ||
+	if (ready_to_measure(ctx, r.target, &pr, r.destructive, fio, &ti,
+			     &created) ||
 	    own_target(&r, &ti, created))
 		goto out;
 	/* phases are stored in order: continue after the last one */
@@ -484,9 +511,9 @@ const struct cmd bench_run_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "run a profile on --target; prints the plan first",
 	.description =
-		"Run a profile on --target (a file: created, never a device or a foreign\n"
-		"file unless --destructive), printing the plan first; every phase is\n"
-		"stored the moment it ends.",
+	    "Run a profile on --target (a file: created, never a device or a foreign\n"
+	    "file unless --destructive), printing the plan first; every phase is\n"
+	    "stored the moment it ends.",
 	.opts = run_opts,
 	.check = run_check,
 	.tables = "phases, run, analysis, published, notes",

@@ -17,8 +17,8 @@
 #include "ebsize/msg.h"
 #include "ebsize/util.h"
 
-static void kv_num_or_null(struct out_table *t, const char *k, const char *title,
-			   enum out_style st, double v)
+static void kv_num_or_null(struct out_table *t, const char *k,
+			   const char *title, enum out_style st, double v)
 {
 	if (isnan(v))
 		out_kv_null(t, k, title, st);
@@ -39,8 +39,8 @@ static void str_or_null(struct out_table *t, const char *s)
 	out_str(t, s && *s ? s : NULL);
 }
 
-static void kv_str_or_null(struct out_table *t, const char *k, const char *title,
-			   const char *s)
+static void kv_str_or_null(struct out_table *t, const char *k,
+			   const char *title, const char *s)
 {
 	out_kv_str(t, k, title, s && *s ? s : NULL);
 }
@@ -58,7 +58,8 @@ static void add_run_record(struct out_doc *doc, const struct bench_run *r)
 	out_kv_str(t, "status", "Status", r->status);
 	kv_str_or_null(t, "volume_type", "Volume type", r->volume_type);
 	kv_num_or_null(t, "size_gib", "Size (GiB)", OUT_NUM0, r->size_gib);
-	kv_num_or_null(t, "iops", "Provisioned IOPS", OUT_INT, r->iops ? (double)r->iops : NAN);
+	kv_num_or_null(t, "iops", "Provisioned IOPS", OUT_INT,
+		       r->iops ? (double)r->iops : NAN);
 	kv_num_or_null(t, "throughput_mibps", "Provisioned MiB/s", OUT_NUM0,
 		       r->throughput_mibps);
 	kv_str_or_null(t, "instance_type", "Instance", r->instance_type);
@@ -113,8 +114,8 @@ static void add_phases(struct out_doc *doc, const struct bench_phase_result *p,
 	}
 }
 
-static void add_analysis(struct out_doc *doc, const struct bench_phase_result *p,
-			 size_t n)
+static void add_analysis(struct out_doc *doc,
+			 const struct bench_phase_result *p, size_t n)
 {
 	struct out_table *t = out_list(doc, "analysis", "Analysis");
 
@@ -171,8 +172,8 @@ struct pub_ctx {
 	long count;
 };
 
-static int add_published_row(const char *label, const struct bench_phase_result *p,
-			     void *arg)
+static int add_published_row(const char *label,
+			     const struct bench_phase_result *p, void *arg)
 {
 	struct pub_ctx *c = arg;
 
@@ -191,7 +192,8 @@ static int add_published_row(const char *label, const struct bench_phase_result 
 
 static int add_published(struct out_doc *doc, struct db *db,
 			 const struct bench_run *r,
-			 const struct bench_phase_result *p, size_t n, char *err)
+			 const struct bench_phase_result *p, size_t n,
+			 char *err)
 {
 	struct pub_ctx c = { 0 };
 	int rc = EBS_OK;
@@ -223,22 +225,32 @@ static void add_notes(struct out_doc *doc, const struct bench_run *r,
 		if (p[i].notes[0])
 			out_note(doc, "%s: %s", p[i].phase, p[i].notes);
 		if (!isnan(p[i].cliff_t_s))
-			out_note(doc, "%s: credit cliff at %.0f s, %.0f -> %.0f IOPS over %.0f s%s",
-				 p[i].phase, p[i].cliff_t_s, p[i].iops_before_cliff,
-				 p[i].iops_after_cliff, p[i].cliff_transition_s,
-				 isnan(p[i].model_cliff_t_s) ? "" : " (model: from a full bucket)");
+			out_note(
+			    doc,
+			    "%s: credit cliff at %.0f s, %.0f -> %.0f IOPS over %.0f s%s",
+			    p[i].phase, p[i].cliff_t_s, p[i].iops_before_cliff,
+			    p[i].iops_after_cliff, p[i].cliff_transition_s,
+			    isnan(p[i].model_cliff_t_s)
+				? ""
+				: " (model: from a full bucket)");
 		if (!isnan(p[i].model_cliff_t_s) && p[i].samples)
-			out_note(doc, "%s: the model expects the cliff at %.0f s and %.0f IOPS after it (%s %.0f GiB, full bucket)",
-				 p[i].phase, p[i].model_cliff_t_s, p[i].model_steady_iops,
-				 r->volume_type, r->size_gib);
+			out_note(
+			    doc,
+			    "%s: the model expects the cliff at %.0f s and %.0f IOPS after it (%s %.0f GiB, full bucket)",
+			    p[i].phase, p[i].model_cliff_t_s,
+			    p[i].model_steady_iops, r->volume_type,
+			    r->size_gib);
 		if (p[i].bimodal == 1)
-			out_note(doc, "%s: latency is bimodal: p95 is %.1fx p50",
+			out_note(doc,
+				 "%s: latency is bimodal: p95 is %.1fx p50",
 				 p[i].phase, p[i].p95_over_p50);
 	}
-	if (!strcmp(r->status, "running") || !strcmp(r->status, "interrupted") ||
-	    !strcmp(r->status, "failed"))
-		out_note(doc, "run %lld is %s; 'ebsize bench resume %lld' continues with its next phase",
-			 r->id, r->status, r->id);
+	if (!strcmp(r->status, "running") ||
+	    !strcmp(r->status, "interrupted") || !strcmp(r->status, "failed"))
+		out_note(
+		    doc,
+		    "run %lld is %s; 'ebsize bench resume %lld' continues with its next phase",
+		    r->id, r->status, r->id);
 }
 
 int bench_show_run(struct cli_ctx *ctx, long long id)
@@ -280,9 +292,10 @@ static int need_runs(struct cli_ctx *ctx, void *args)
 
 	(void)args;
 	if (ctx->noperands < want)
-		return msg_usage_error(ctx->cmd_name, "missing %s", want == 2 ?
-				       "RUN RUN (two run ids or labels)" :
-				       "RUN (a run id or label)");
+		return msg_usage_error(ctx->cmd_name, "missing %s",
+				       want == 2
+					   ? "RUN RUN (two run ids or labels)"
+					   : "RUN (a run id or label)");
 	return EXIT_OK;
 }
 
@@ -347,7 +360,7 @@ static int cmd_bench_list(struct cli_ctx *ctx, void *args)
 }
 
 static const struct bench_phase_result *phase_named(
-	const struct bench_phase_result *p, size_t n, const char *name)
+    const struct bench_phase_result *p, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(p[i].phase, name))
@@ -360,16 +373,20 @@ static double ratio(double a, double b)
 	return a > 0 && !isnan(b) ? b / a : NAN;
 }
 
-static void compare_rows(struct out_table *t, const struct bench_phase_result *pa,
-			 size_t na, const struct bench_phase_result *pb, size_t nb)
+static void compare_rows(struct out_table *t,
+			 const struct bench_phase_result *pa, size_t na,
+			 const struct bench_phase_result *pb, size_t nb)
 {
 	for (size_t i = 0; i < na + nb; i++) {
-		const struct bench_phase_result *x = i < na ? &pa[i] : &pb[i - na];
-		const struct bench_phase_result *a = phase_named(pa, na, x->phase);
-		const struct bench_phase_result *b = phase_named(pb, nb, x->phase);
+		const struct bench_phase_result *x =
+		    i < na ? &pa[i] : &pb[i - na];
+		const struct bench_phase_result *a =
+		    phase_named(pa, na, x->phase);
+		const struct bench_phase_result *b =
+		    phase_named(pb, nb, x->phase);
 
 		if (i >= na && a)
-			continue;           /* shown with run A's phases */
+			continue; /* shown with run A's phases */
 		out_row(t);
 		out_str(t, x->phase);
 		num_or_null(t, a ? a->iops : NAN);

@@ -43,9 +43,12 @@ static int parse_bucket_type(const char *cmd, const char *opt, const char *val,
 {
 	enum vol_type *t = target;
 
-	if (model_type_parse(val, t) || (*t != VT_GP2 && *t != VT_ST1 && *t != VT_SC1)) {
-		msg_usage_error(cmd, "--%s must be gp2, st1 or sc1 (the types with a credit bucket), not '%s'",
-				opt, val);
+	if (model_type_parse(val, t) ||
+	    (*t != VT_GP2 && *t != VT_ST1 && *t != VT_SC1)) {
+		msg_usage_error(
+		    cmd,
+		    "--%s must be gp2, st1 or sc1 (the types with a credit bucket), not '%s'",
+		    opt, val);
 		return -1;
 	}
 	return 0;
@@ -54,22 +57,23 @@ static int parse_bucket_type(const char *cmd, const char *opt, const char *val,
 #define A(f) offsetof(struct args, f)
 
 static const struct opt burst_opts[] = {
-	{ "size", 0, OPT_NUM, A(size_gib), "GIB", "volume size",
-	  .min = 1, .max = 65536, .flags = OPT_REQUIRED, .unit = OPT_UNIT_GIB },
+	{ "size", 0, OPT_NUM, A(size_gib), "GIB", "volume size", .min = 1,
+	  .max = 65536, .flags = OPT_REQUIRED, .unit = OPT_UNIT_GIB },
 	{ "type", 0, OPT_FUNC, A(type), "T", "gp2 (default), st1 or sc1",
 	  .parse = parse_bucket_type, .choices = bucket_types, .def = "gp2" },
-	{ "load", 0, OPT_NUM, A(load), "RATE", "a constant demand",
-	  .min = 0, .max = 1e7, .unit = OPT_UNIT_COUNT },
+	{ "load", 0, OPT_NUM, A(load), "RATE", "a constant demand", .min = 0,
+	  .max = 1e7, .unit = OPT_UNIT_COUNT },
 	{ "duration", 0, OPT_INT, A(duration), "S",
 	  "seconds to simulate a constant load (default: until\n"
 	  "the bucket is empty plus 10 %, at least 1 hour)",
 	  .min = 1, .max = MAX_SECONDS, .unit = OPT_UNIT_SECONDS },
 	{ "profile", 0, OPT_STR, A(profile_file), "FILE",
 	  "steps, one per line: 'RATE SECONDS' or 'idle SECONDS';\n"
-	  "'# comments'; 'repeat N' repeats the whole list", .flags = OPT_PATH },
+	  "'# comments'; 'repeat N' repeats the whole list",
+	  .flags = OPT_PATH },
 	{ "idle", 0, OPT_INT, A(idle), "S",
-	  "start from an empty bucket after S idle seconds",
-	  .min = 0, .max = MAX_SECONDS, .unit = OPT_UNIT_SECONDS },
+	  "start from an empty bucket after S idle seconds", .min = 0,
+	  .max = MAX_SECONDS, .unit = OPT_UNIT_SECONDS },
 	{ "credits", 0, OPT_STR, A(credits), "C",
 	  "start with C credits, or C% of a full bucket\n"
 	  "(default: full, as a new volume)" },
@@ -93,11 +97,15 @@ static int check(struct cli_ctx *ctx, void *args)
 
 	a->have_idle = cli_given(ctx, "idle");
 	if (have_load == !!a->profile_file)
-		return msg_usage_error(c_, "give either --load RATE or --profile FILE");
+		return msg_usage_error(
+		    c_, "give either --load RATE or --profile FILE");
 	if (a->duration && !have_load)
-		return msg_usage_error(c_, "--duration goes with --load (a profile sets its own length)");
+		return msg_usage_error(
+		    c_,
+		    "--duration goes with --load (a profile sets its own length)");
 	if (a->have_idle && a->credits)
-		return msg_usage_error(c_, "give --idle or --credits, not both");
+		return msg_usage_error(c_,
+				       "give --idle or --credits, not both");
 	return EXIT_OK;
 }
 
@@ -129,8 +137,10 @@ static int start_credits(const struct args *a, const struct bucket *b,
 		*credits = v;
 		return 0;
 	}
-	msg_usage_error("burst", "--credits must be a percentage (0%% to 100%%) or a count up to %.0f, not '%s'",
-			b->capacity, a->credits);
+	msg_usage_error(
+	    "burst",
+	    "--credits must be a percentage (0%% to 100%%) or a count up to %.0f, not '%s'",
+	    b->capacity, a->credits);
 	return -1;
 }
 
@@ -141,9 +151,10 @@ static int start_credits(const struct args *a, const struct bucket *b,
  * division: 5,400,000 / 1,500 is 3,600 s, not 3,600.0000001), then x 11 /
  * 10 rounded up, so 3,600 s gives 3,960 s (issue 10 item 10).
  */
-#define SECONDS_EPS 1e-6    /* the float noise of credits / rate */
+#define SECONDS_EPS 1e-6 /* the float noise of credits / rate */
 
-static long default_duration(const struct bucket *b, double load, double credits)
+static long default_duration(const struct bucket *b, double load,
+			     double credits)
 {
 	double spend = fmin(load, b->ceiling) - b->baseline;
 	double t = spend > 0 ? credits / spend : 0;
@@ -221,8 +232,10 @@ static void add_timeline(struct out_doc *doc, const struct args *a,
 	out_chart_series(c, "credits");
 	out_chart_axes(c, "seconds", "credits");
 	if (tl->stride > 1)
-		out_note(doc, "workbook timeline: every %ld s of %ld (at most %d rows); --timeline --format csv gives every second",
-			 tl->stride, tl->total, XLSX_TIMELINE_ROWS);
+		out_note(
+		    doc,
+		    "workbook timeline: every %ld s of %ld (at most %d rows); --timeline --format csv gives every second",
+		    tl->stride, tl->total, XLSX_TIMELINE_ROWS);
 }
 
 static void add_summary(struct out_doc *doc, const struct args *a,
@@ -239,43 +252,59 @@ static void add_summary(struct out_doc *doc, const struct args *a,
 	out_kv_str(t, "type", "Type", model_type_name(a->type));
 	out_kv_num(t, "size_gib", "Size (GiB)", OUT_INT, a->size_gib);
 	out_kv_str(t, "unit", "Rate unit", unit);
-	out_kv_num(t, "baseline", "Baseline (earn rate)", OUT_NUM1, b->baseline);
+	out_kv_num(t, "baseline", "Baseline (earn rate)", OUT_NUM1,
+		   b->baseline);
 	out_kv_num(t, "ceiling", "Burst ceiling", OUT_NUM1, b->ceiling);
 	out_kv_num(t, "capacity", "Bucket capacity", OUT_INT, b->capacity);
-	out_kv_num(t, "start_credits", "Credits at start", OUT_INT, r->start_credits);
+	out_kv_num(t, "start_credits", "Credits at start", OUT_INT,
+		   r->start_credits);
 	out_kv_num(t, "seconds", "Simulated", OUT_DURATION, (double)r->seconds);
-	out_kv_num(t, "average_demand", "Average demand", OUT_NUM1, r->average_demand);
+	out_kv_num(t, "average_demand", "Average demand", OUT_NUM1,
+		   r->average_demand);
 	if (r->time_to_empty_s >= 0)
-		out_kv_num(t, "time_to_empty_s", "Bucket empty after", OUT_DURATION,
-			   (double)r->time_to_empty_s);
+		out_kv_num(t, "time_to_empty_s", "Bucket empty after",
+			   OUT_DURATION, (double)r->time_to_empty_s);
 	else
-		out_kv_null(t, "time_to_empty_s", "Bucket empty after", OUT_DURATION);
-	out_kv_num(t, "average_delivered", "Average delivered", OUT_NUM1, r->average_delivered);
-	out_kv_num(t, "min_delivered", "Lowest delivered", OUT_NUM1, r->min_delivered);
+		out_kv_null(t, "time_to_empty_s", "Bucket empty after",
+			    OUT_DURATION);
+	out_kv_num(t, "average_delivered", "Average delivered", OUT_NUM1,
+		   r->average_delivered);
+	out_kv_num(t, "min_delivered", "Lowest delivered", OUT_NUM1,
+		   r->min_delivered);
 	out_kv_num(t, "shortfall_seconds", "Below demand for", OUT_DURATION,
 		   (double)r->shortfall_seconds);
 	out_kv_num(t, "end_credits", "Credits at end", OUT_INT, r->end_credits);
 	out_kv_num(t, "end_credits_pct", "Credits at end (%)", OUT_NUM1,
 		   r->end_credits / b->capacity * 100.0);
-	out_kv_num(t, "refill_seconds", "Refill at zero I/O", OUT_DURATION, r->refill_seconds);
+	out_kv_num(t, "refill_seconds", "Refill at zero I/O", OUT_DURATION,
+		   r->refill_seconds);
 	if (p->repeat > 1 || a->profile_file) {
 		struct burst_result ss;
 		double start;
-		long periods = burst_steady_state(b, p, r->start_credits, 10000, &ss, &start);
+		long periods = burst_steady_state(b, p, r->start_credits, 10000,
+						  &ss, &start);
 
-		t = out_record(doc, "steady_state", "Steady state of the repeating profile");
+		t = out_record(doc, "steady_state",
+			       "Steady state of the repeating profile");
 		out_kv_num(t, "period_s", "Period", OUT_DURATION,
 			   (double)burst_profile_seconds(p));
 		if (periods > 0)
-			out_kv_int(t, "periods_to_settle", "Periods to settle", periods);
+			out_kv_int(t, "periods_to_settle", "Periods to settle",
+				   periods);
 		else
-			out_kv_null(t, "periods_to_settle", "Periods to settle", OUT_INT);
+			out_kv_null(t, "periods_to_settle", "Periods to settle",
+				    OUT_INT);
 		if (periods < 0)
-			out_note(doc, "the profile had not settled after %ld simulated seconds; figures are for the last period simulated",
-				 (long)BURST_MAX_TICKS);
-		out_kv_num(t, "credits_at_period_start", "Credits at period start", OUT_INT, start);
-		out_kv_num(t, "min_credits", "Lowest credits", OUT_INT, ss.min_credits);
-		out_kv_num(t, "average_delivered", "Average delivered", OUT_NUM1, ss.average_delivered);
+			out_note(
+			    doc,
+			    "the profile had not settled after %ld simulated seconds; figures are for the last period simulated",
+			    (long)BURST_MAX_TICKS);
+		out_kv_num(t, "credits_at_period_start",
+			   "Credits at period start", OUT_INT, start);
+		out_kv_num(t, "min_credits", "Lowest credits", OUT_INT,
+			   ss.min_credits);
+		out_kv_num(t, "average_delivered", "Average delivered",
+			   OUT_NUM1, ss.average_delivered);
 		out_kv_num(t, "shortfall_seconds", "Below demand per period",
 			   OUT_DURATION, (double)ss.shortfall_seconds);
 	}
@@ -315,14 +344,17 @@ static int check_rules(struct cli_ctx *ctx, const struct args *a)
 		return EXIT_RUNTIME;
 	if ((rc = db_load_limits(ctx->db, a->type, a->as_of, &lim, err)))
 		return cli_fail(ctx, rc, err);
-	if (a->size_gib < (double)lim.min_size_gib || a->size_gib > (double)lim.max_size_gib) {
+	if (a->size_gib < (double)lim.min_size_gib ||
+	    a->size_gib > (double)lim.max_size_gib) {
 		if (a->as_of)
 			xsnprintf(when, sizeof(when), "on %s", a->as_of);
 		else
 			xsnprintf(when, sizeof(when), "today");
-		return msg_usage_error(ctx->cmd_name, "%s volumes are %ld to %ld GiB under the rules in force %s; %g GiB is out of range",
-				       model_type_name(a->type), lim.min_size_gib,
-				       lim.max_size_gib, when, a->size_gib);
+		return msg_usage_error(
+		    ctx->cmd_name,
+		    "%s volumes are %ld to %ld GiB under the rules in force %s; %g GiB is out of range",
+		    model_type_name(a->type), lim.min_size_gib,
+		    lim.max_size_gib, when, a->size_gib);
 	}
 	return EXIT_OK;
 }
@@ -346,34 +378,41 @@ static int run(struct cli_ctx *ctx, void *args)
 	if (start_credits(a, &b, &credits))
 		return EXIT_USAGE;
 	if (a->profile_file) {
-		if ((rc = read_file_capped(a->profile_file, PROFILE_CAP, &text, NULL, err)))
+		if ((rc = read_file_capped(a->profile_file, PROFILE_CAP, &text,
+					   NULL, err)))
 			return cli_fail(ctx, rc, err);
 		rc = burst_profile_parse(text, &p, err);
 		free(text);
 		if (rc) {
-			msg_error("cannot parse profile '%s': %s", a->profile_file, err);
+			msg_error("cannot parse profile '%s': %s",
+				  a->profile_file, err);
 			return EXIT_RUNTIME;
 		}
 	} else {
 		step.rate = a->load;
-		step.seconds = a->duration ? a->duration : default_duration(&b, a->load, credits);
+		step.seconds = a->duration
+				   ? a->duration
+				   : default_duration(&b, a->load, credits);
 		p.steps = &step;
 		p.n = 1;
 		p.repeat = 1;
 	}
-	if (a->timeline && a->svg_dir && (rc = add_svg(NULL, a->svg_dir, &b, &p, credits)))
+	if (a->timeline && a->svg_dir &&
+	    (rc = add_svg(NULL, a->svg_dir, &b, &p, credits)))
 		goto out;
 	tl.capacity = b.capacity;
 	if (a->timeline && ctx->format != OUT_XLSX) {
-		tl.s = out_stream_begin(cli_out(ctx, ctx->cmd_name, "a timeline"), ctx->format,
-					"timeline", timeline_keys, ARRAY_SIZE(timeline_keys));
+		tl.s = out_stream_begin(
+		    cli_out(ctx, ctx->cmd_name, "a timeline"), ctx->format,
+		    "timeline", timeline_keys, ARRAY_SIZE(timeline_keys));
 		burst_simulate(&b, &p, credits, sample, &tl, &r);
 		rc = EXIT_OK;
 		if (out_stream_end(tl.s))
 			rc = cli_write_error(ctx);
 	} else {
 		int book = ctx->format == OUT_XLSX;
-		double total = (double)burst_profile_seconds(&p) * (double)p.repeat;
+		double total =
+		    (double)burst_profile_seconds(&p) * (double)p.repeat;
 
 		/* a workbook always gets the (sampled) timeline and its charts */
 		tl.total = (long)fmin(total, (double)BURST_MAX_TICKS);
@@ -383,7 +422,8 @@ static int run(struct cli_ctx *ctx, void *args)
 		add_summary(doc, a, &b, &r, &p);
 		if (book)
 			add_timeline(doc, a, &tl);
-		rc = a->svg_dir ? add_svg(doc, a->svg_dir, &b, &p, credits) : EXIT_OK;
+		rc = a->svg_dir ? add_svg(doc, a->svg_dir, &b, &p, credits)
+				: EXIT_OK;
 		if (!rc)
 			rc = cli_render(ctx, doc);
 		out_doc_free(doc);
@@ -400,14 +440,15 @@ const struct cmd cmd_burst_def = {
 	.run = run,
 	.args_size = sizeof(struct args),
 	.summary = "simulate a gp2/st1/sc1 credit bucket second by second",
-	.synopsis = "--size GIB [--type gp2|st1|sc1] (--load RATE [--duration S] | --profile FILE)"
-		    " [--idle S | --credits PCT%|N] [--timeline] [--svg-dir DIR] [--as-of DATE]",
+	.synopsis =
+	    "--size GIB [--type gp2|st1|sc1] (--load RATE [--duration S] | --profile FILE)"
+	    " [--idle S | --credits PCT%|N] [--timeline] [--svg-dir DIR] [--as-of DATE]",
 	.description =
-		"Simulate a volume's credit bucket second by second: gp2 I/O credits\n"
-		"(RATE in IOPS) or st1/sc1 throughput credits (RATE in MiB/s).  Reports\n"
-		"when the bucket runs dry, what the volume delivers, the average over the\n"
-		"run, the time to refill it at zero I/O, and for a repeating profile the\n"
-		"steady state.",
+	    "Simulate a volume's credit bucket second by second: gp2 I/O credits\n"
+	    "(RATE in IOPS) or st1/sc1 throughput credits (RATE in MiB/s).  Reports\n"
+	    "when the bucket runs dry, what the volume delivers, the average over the\n"
+	    "run, the time to refill it at zero I/O, and for a repeating profile the\n"
+	    "steady state.",
 	.opts = burst_opts,
 	.check = check,
 	.tables = "(records), result, steady_state, notes",

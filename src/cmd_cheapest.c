@@ -52,7 +52,7 @@ struct args {
 	long top;
 	const char *svg_dir;
 	const char *batch;
-	int batch_format;          /* enum batch_format */
+	int batch_format; /* enum batch_format */
 };
 
 /* Parse "P:S[/T]" into the need's peak fields; usage error on failure. */
@@ -76,14 +76,17 @@ static int parse_peak(const char *cmd, const char *opt, const char *s,
 	    nd->peak_iops <= 0 || nd->peak_iops > 1e7 ||
 	    opt_parse_quantity(colon + 1, OPT_UNIT_SECONDS, &nd->peak_s) ||
 	    nd->peak_s < 1 ||
-	    (slash && opt_parse_quantity(slash + 1, OPT_UNIT_SECONDS, &nd->period_s)) ||
+	    (slash &&
+	     opt_parse_quantity(slash + 1, OPT_UNIT_SECONDS, &nd->period_s)) ||
 	    nd->period_s <= nd->peak_s || nd->period_s > 366 * 86400.0)
 		rc = -1;
 out:
 	free(copy);
 	if (rc)
-		msg_usage_error(cmd, "--%s must be IOPS:SECONDS[/PERIOD] with SECONDS >= 1 and shorter than PERIOD (default 86400, at most a year), not '%s'",
-				opt, s);
+		msg_usage_error(
+		    cmd,
+		    "--%s must be IOPS:SECONDS[/PERIOD] with SECONDS >= 1 and shorter than PERIOD (default 86400, at most a year), not '%s'",
+		    opt, s);
 	return rc;
 }
 
@@ -91,16 +94,19 @@ out:
 
 static const struct opt cheapest_opts[] = {
 	{ "iops", 0, OPT_NUM, A(need.iops), "N",
-	  "operations per second the workload needs", .min = 1, .max = 1e7, .unit = OPT_UNIT_COUNT },
+	  "operations per second the workload needs", .min = 1, .max = 1e7,
+	  .unit = OPT_UNIT_COUNT },
 	{ "throughput", 0, OPT_NUM, A(need.mibps), "MIBPS",
 	  "MiB/s it needs, moved in I/O of up to 256 KiB (SSD)\n"
 	  "or 1 MiB (HDD); at least N x io-size in any case",
 	  .min = 1, .max = 1e6, .unit = OPT_UNIT_MIBPS },
 	{ "size", 0, OPT_NUM, A(need.size_gib), "GIB",
-	  "usable capacity it needs", .min = 1, .max = 1e8, .unit = OPT_UNIT_GIB },
+	  "usable capacity it needs", .min = 1, .max = 1e8,
+	  .unit = OPT_UNIT_GIB },
 	{ "io-size", 0, OPT_NUM, A(need.io_kib), "KIB",
 	  "I/O size; SSD volumes count I/O in 256 KiB\n"
-	  "units, st1/sc1 in 1 MiB units", .min = 0.5, .max = 16384, .def = "16", .unit = OPT_UNIT_KIB },
+	  "units, st1/sc1 in 1 MiB units",
+	  .min = 0.5, .max = 16384, .def = "16", .unit = OPT_UNIT_KIB },
 	{ "instance", 0, OPT_STR, A(instance), "TYPE",
 	  "check the set against the instance's EBS limits" },
 	{ "types", 0, OPT_FUNC, A(want), "LIST", "volume types to consider",
@@ -120,11 +126,13 @@ static const struct opt cheapest_opts[] = {
 	  "use the volume rules and prices in force on DATE" },
 	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
 	  "also chart the options as DIR/cheapest-cost.svg\n"
-	  "(--format md links it)", .flags = OPT_DIRNAME },
+	  "(--format md links it)",
+	  .flags = OPT_DIRNAME },
 	{ "batch", 0, OPT_STR, A(batch), "FILE",
 	  "answer every request of FILE ('-': standard input):\n"
 	  "JSON Lines or CSV whose keys are these options' names,\n"
-	  "id and region (see below)", .flags = OPT_PATH | OPT_BATCH },
+	  "id and region (see below)",
+	  .flags = OPT_PATH | OPT_BATCH },
 	{ "batch-format", 0, OPT_ENUM, A(batch_format), "FMT",
 	  "auto (by the first character: '{' JSON Lines),\njsonl or csv",
 	  .choices = batch_format_names, .def = "auto", .flags = OPT_BATCH },
@@ -143,9 +151,12 @@ static int check(struct cli_ctx *ctx, void *args)
 
 	if (!cli_given(ctx, "iops") && !cli_given(ctx, "throughput") &&
 	    !cli_given(ctx, "size"))
-		return msg_usage_error(ctx->cmd_name, "say what is needed: --iops, --throughput and/or --size");
+		return msg_usage_error(
+		    ctx->cmd_name,
+		    "say what is needed: --iops, --throughput and/or --size");
 	if (a->need.peak_iops > 0 && a->need.peak_iops <= a->need.iops)
-		return msg_usage_error(ctx->cmd_name, "--peak IOPS must be above --iops");
+		return msg_usage_error(ctx->cmd_name,
+				       "--peak IOPS must be above --iops");
 	return EXIT_OK;
 }
 
@@ -168,7 +179,7 @@ struct inst_memo {
 struct inputs {
 	struct solver_input in;
 	const struct price_set *ps;
-	int unpriced[VT_COUNT];      /* wanted, but the region has no price */
+	int unpriced[VT_COUNT]; /* wanted, but the region has no price */
 };
 
 /*
@@ -178,18 +189,18 @@ struct inputs {
  */
 struct state {
 	struct db *db;
-	struct cli_memo *memo;             /* prices, volume rules */
+	struct cli_memo *memo; /* prices, volume rules */
 	struct db_evidence_cache *ev;
-	struct strmap families;            /* family -> struct fam_list */
-	struct strmap instances;           /* type -> struct inst_memo */
+	struct strmap families;	 /* family -> struct fam_list */
+	struct strmap instances; /* type -> struct inst_memo */
 	struct inputs x;
 	struct solver_result r, near;
-	const char *region;                /* of the last answer */
-	int human;                         /* build the tables only people
+	const char *region; /* of the last answer */
+	int human;	    /* build the tables only people
 					      read (table, md)? */
 #define EV_TEXTS 16
-	long long ev_text_run[EV_TEXTS];   /* run_id whose evidence_text ... */
-	char ev_text[EV_TEXTS][256];       /* ... is here (0: none) */
+	long long ev_text_run[EV_TEXTS]; /* run_id whose evidence_text ... */
+	char ev_text[EV_TEXTS][256];	 /* ... is here (0: none) */
 };
 
 static void state_init(struct state *st, struct db *db)
@@ -266,8 +277,9 @@ static const struct inst_memo *instance(struct state *st, const char *type)
 /* ------------------------------------------------------------ output */
 
 static void add_request(struct out_doc *doc, const struct args *a,
-			const struct cli_ctx *ctx, const struct solver_result *r,
-			const char *currency, const char *sustained_by)
+			const struct cli_ctx *ctx,
+			const struct solver_result *r, const char *currency,
+			const char *sustained_by)
 {
 	struct out_table *t = out_record(doc, "request", "Need");
 	const char *types[VT_COUNT];
@@ -280,18 +292,24 @@ static void add_request(struct out_doc *doc, const struct args *a,
 	out_kv_num(t, "throughput_mibps", "MiB/s", OUT_NUM1, a->need.mibps);
 	out_kv_num(t, "size_gib", "GiB", OUT_INT, a->need.size_gib);
 	out_kv_num(t, "io_kib", "I/O size (KiB)", OUT_NUM0, a->need.io_kib);
-	out_kv_num(t, "effective_mibps", "MiB/s incl. N x I/O size", OUT_NUM1, r->mibps);
+	out_kv_num(t, "effective_mibps", "MiB/s incl. N x I/O size", OUT_NUM1,
+		   r->mibps);
 	if (a->need.peak_iops > 0) {
-		out_kv_num(t, "peak.iops", "Peak IOPS", OUT_INT, a->need.peak_iops);
-		out_kv_num(t, "peak.seconds", "Peak seconds", OUT_INT, a->need.peak_s);
-		out_kv_num(t, "peak.period_s", "Peak every (s)", OUT_INT, a->need.period_s);
+		out_kv_num(t, "peak.iops", "Peak IOPS", OUT_INT,
+			   a->need.peak_iops);
+		out_kv_num(t, "peak.seconds", "Peak seconds", OUT_INT,
+			   a->need.peak_s);
+		out_kv_num(t, "peak.period_s", "Peak every (s)", OUT_INT,
+			   a->need.period_s);
 	}
 	out_kv_str(t, "region", "Region", ctx->region);
 	out_kv_str(t, "currency", "Currency", currency);
 	out_kv_str(t, "instance", "Instance", a->instance);
-	out_kv_str(t, "instance_fit", "Instance fit", a->instance ? solver_fit_name(r->fit) : NULL);
+	out_kv_str(t, "instance_fit", "Instance fit",
+		   a->instance ? solver_fit_name(r->fit) : NULL);
 	if (a->instance)
-		out_kv_str(t, "instance_sustained_by", "Sustained by", sustained_by);
+		out_kv_str(t, "instance_sustained_by", "Sustained by",
+			   sustained_by);
 	out_col(t, "types", "Types", OUT_TEXT);
 	out_strv(t, types, ntypes);
 	out_kv_int(t, "max_stripe", "Max stripe", a->max_stripe);
@@ -306,15 +324,18 @@ static void evidence_text(const struct bench_evidence *e, char *buf, size_t n)
 	if (!isnan(e->iops))
 		xsnprintf(what, sizeof(what), "%.0f IOPS", e->iops);
 	else if (!isnan(e->iops_before_cliff))
-		xsnprintf(what, sizeof(what), "%.0f IOPS, %.0f after the cliff at %.0f s",
-			  e->iops_before_cliff, e->iops_after_cliff, e->cliff_t_s);
+		xsnprintf(what, sizeof(what),
+			  "%.0f IOPS, %.0f after the cliff at %.0f s",
+			  e->iops_before_cliff, e->iops_after_cliff,
+			  e->cliff_t_s);
 	else
 		xsnprintf(what, sizeof(what), "no IOPS figure");
 	if (!isnan(e->p99_ms))
 		xsnprintf(what + strlen(what), sizeof(what) - strlen(what),
 			  ", p99 %.1f ms", e->p99_ms);
-	xsnprintf(buf, n, "%s%s%s: %s %s", e->label, *e->instance_type ? " on " : "",
-		  e->instance_type, e->phase, what);
+	xsnprintf(buf, n, "%s%s%s: %s %s", e->label,
+		  *e->instance_type ? " on " : "", e->instance_type, e->phase,
+		  what);
 }
 
 /*
@@ -330,13 +351,15 @@ static const char *add_evidence(struct out_table *t, struct state *st,
 	char err[EBS_ERRLEN];
 	int found = 0;
 
-	if (db_bench_evidence_cached(st->ev, &o->cfg, &e, &found, err) || !found) {
-		out_nested(t, "");   /* CSV: empty; JSON: [] */
+	if (db_bench_evidence_cached(st->ev, &o->cfg, &e, &found, err) ||
+	    !found) {
+		out_nested(t, ""); /* CSV: empty; JSON: [] */
 		return "-";
 	}
 	/* the text is the run's alone: made once per run */
 	if (st->ev_text_run[e.run_id % EV_TEXTS] != e.run_id) {
-		evidence_text(&e, st->ev_text[e.run_id % EV_TEXTS], sizeof(text));
+		evidence_text(&e, st->ev_text[e.run_id % EV_TEXTS],
+			      sizeof(text));
 		st->ev_text_run[e.run_id % EV_TEXTS] = e.run_id;
 	}
 	memcpy(text, st->ev_text[e.run_id % EV_TEXTS], sizeof(text));
@@ -505,7 +528,8 @@ static const char *option_cells(struct out_table *t, struct state *st,
 
 static void add_options(struct out_doc *doc, struct state *st,
 			const struct solver_result *r, size_t top,
-			const char *name, const char *title, const char *currency)
+			const char *name, const char *title,
+			const char *currency)
 {
 	struct out_table *t = out_list(doc, name, NULL);
 	struct out_table *h = title ? out_list(doc, NULL, title) : NULL;
@@ -542,7 +566,7 @@ static int fam_visit(const struct instance_limits *il, void *arg)
 	enum instance_fit f;
 
 	if (il->ebs_optimized == EBS_OPT_UNSUPPORTED)
-		return 0;     /* no EBS limit to check against */
+		return 0; /* no EBS limit to check against */
 	f = solver_instance_fit(il, fc->iops, fc->mibps);
 
 	if (f == FIT_OK && !fc->have_ok) {
@@ -569,12 +593,18 @@ static double size_rank(const char *type)
 	if (!s)
 		return 1e9;
 	s++;
-	if (!strcmp(s, "nano")) return 0.0625;
-	if (!strcmp(s, "micro")) return 0.125;
-	if (!strcmp(s, "small")) return 0.25;
-	if (!strcmp(s, "medium")) return 0.5;
-	if (!strcmp(s, "large")) return 1;
-	if (!strcmp(s, "metal")) return 1e6;   /* the family's largest */
+	if (!strcmp(s, "nano"))
+		return 0.0625;
+	if (!strcmp(s, "micro"))
+		return 0.125;
+	if (!strcmp(s, "small"))
+		return 0.25;
+	if (!strcmp(s, "medium"))
+		return 0.5;
+	if (!strcmp(s, "large"))
+		return 1;
+	if (!strcmp(s, "metal"))
+		return 1e6; /* the family's largest */
 	if (!strncmp(s, "metal-", 6))
 		s += 6;
 	if (*s >= '1' && *s <= '9') {
@@ -614,11 +644,11 @@ static int fits_better(const struct fam_ctx *v, const struct fam_ctx *b)
 {
 	if (v->have_ok)
 		return !b->have_ok || size_rank(v->ok.instance_type) <
-			size_rank(b->ok.instance_type);
+					  size_rank(b->ok.instance_type);
 	if (v->have_burst)
 		return !b->have_ok && (!b->have_burst ||
-			size_rank(v->burst.instance_type) <
-			size_rank(b->burst.instance_type));
+				       size_rank(v->burst.instance_type) <
+					   size_rank(b->burst.instance_type));
 	return 0;
 }
 
@@ -639,7 +669,8 @@ static void family_row(struct out_table *t, const char *family,
 static void add_families(struct out_doc *doc, struct state *st,
 			 const struct need *nd, const struct solver_result *r)
 {
-	struct out_table *t = out_list(doc, "instances", "Smallest instances that carry it");
+	struct out_table *t =
+	    out_list(doc, "instances", "Smallest instances that carry it");
 
 	out_col(t, "family", "Family", OUT_TEXT);
 	out_col(t, "variant_of", "Variant of", OUT_TEXT);
@@ -652,10 +683,13 @@ static void add_families(struct out_doc *doc, struct state *st,
 			continue;
 		family_row(t, families[i].base, NULL, &base);
 		for (size_t k = 0; k < ARRAY_SIZE(families[i].variants) &&
-		     families[i].variants[k]; k++)
-			if (!family_fit(st, families[i].variants[k], nd, r->mibps, &var) &&
+				   families[i].variants[k];
+		     k++)
+			if (!family_fit(st, families[i].variants[k], nd,
+					r->mibps, &var) &&
 			    fits_better(&var, &base))
-				family_row(t, families[i].variants[k], families[i].base, &var);
+				family_row(t, families[i].variants[k],
+					   families[i].base, &var);
 	}
 }
 
@@ -668,13 +702,15 @@ static int family_sustains(struct state *st, const char *instance,
 			   const struct need *nd, const struct solver_result *r,
 			   struct instance_limits *out)
 {
-	struct fam_ctx fc = { .iops = fmax(nd->iops, nd->peak_iops), .mibps = r->mibps };
+	struct fam_ctx fc = { .iops = fmax(nd->iops, nd->peak_iops),
+			      .mibps = r->mibps };
 	const char *dot = strchr(instance, '.');
 	char family[48];
 
 	if (!dot || (size_t)(dot - instance) >= sizeof(family))
 		return -1;
-	xsnprintf(family, sizeof(family), "%.*s", (int)(dot - instance), instance);
+	xsnprintf(family, sizeof(family), "%.*s", (int)(dot - instance),
+		  instance);
 	if (each_of_family(st, family, fam_visit, &fc) || !fc.have_ok)
 		return -1;
 	*out = fc.ok;
@@ -702,17 +738,21 @@ static int drop_unpriced(const struct args *a, struct inputs *x)
 		if (first < 0)
 			first = t;
 	}
-	return left || first < 0 ? EXIT_OK : cli_type_prices_missing(x->ps, first);
+	return left || first < 0 ? EXIT_OK
+				 : cli_type_prices_missing(x->ps, first);
 }
 
 static void note_unpriced(struct out_doc *doc, const struct inputs *x)
 {
 	for (int t = 0; t < VT_COUNT; t++)
 		if (x->unpriced[t])
-			out_note(doc, "%s not considered: no %s prices for region '%s' (snapshot %lld, %s, as of %s); 'ebsize pricing fetch --region %s' gets them",
-				 model_type_name((enum vol_type)t), model_type_name((enum vol_type)t),
-				 x->ps->region, x->ps->snapshot_id, x->ps->source, x->ps->as_of,
-				 x->ps->region);
+			out_note(
+			    doc,
+			    "%s not considered: no %s prices for region '%s' (snapshot %lld, %s, as of %s); 'ebsize pricing fetch --region %s' gets them",
+			    model_type_name((enum vol_type)t),
+			    model_type_name((enum vol_type)t), x->ps->region,
+			    x->ps->snapshot_id, x->ps->source, x->ps->as_of,
+			    x->ps->region);
 }
 
 static int load_inputs(struct cli_ctx *ctx, const struct args *a,
@@ -722,7 +762,8 @@ static int load_inputs(struct cli_ctx *ctx, const struct args *a,
 	int rc;
 
 	memset(x, 0, sizeof(*x));
-	if ((rc = cli_memo_prices(ctx, st->memo, ctx->region, a->as_of, NULL, &x->ps)) ||
+	if ((rc = cli_memo_prices(ctx, st->memo, ctx->region, a->as_of, NULL,
+				  &x->ps)) ||
 	    (rc = drop_unpriced(a, x)))
 		return rc;
 	x->in.currency = x->ps->currency;
@@ -743,7 +784,8 @@ static int load_inputs(struct cli_ctx *ctx, const struct args *a,
 
 		if (im->rc) {
 			msg_error("%s", im->err);
-			msg_hint("'ebsize instances show' lists every known type");
+			msg_hint(
+			    "'ebsize instances show' lists every known type");
 			return EXIT_RUNTIME;
 		}
 		x->in.inst = &im->il;
@@ -767,8 +809,8 @@ static void push(struct solver_result *r, const struct candidate *o)
  * and a description, 0 if nothing nearby is feasible either.
  */
 static int nearest(const struct inputs *x, const struct need *nd,
-		   const struct solver_result *solved, struct solver_result *near,
-		   char *how, size_t n)
+		   const struct solver_result *solved,
+		   struct solver_result *near, char *how, size_t n)
 {
 	struct solver_input wide = x->in;
 	struct solver_result tmp;
@@ -777,7 +819,8 @@ static int nearest(const struct inputs *x, const struct need *nd,
 
 	memset(near, 0, sizeof(*near));
 	if (x->in.inst && solved->fit == FIT_NO) {
-		double max_mibps = model_mbytes_to_mibps(x->in.inst->max_mbytes_per_s);
+		double max_mibps =
+		    model_mbytes_to_mibps(x->in.inst->max_mbytes_per_s);
 
 		capped.iops = fmin(nd->iops, x->in.inst->max_iops);
 		capped.mibps = fmin(capped.mibps, max_mibps);
@@ -786,8 +829,11 @@ static int nearest(const struct inputs *x, const struct need *nd,
 		capped.peak_iops = 0;
 		solver_run(&wide, &capped, near);
 		if (near->n) {
-			xsnprintf(how, n, "the most %s carries: %.0f IOPS and %.1f MiB/s",
-				  x->in.inst->instance_type, capped.iops, near->mibps);
+			xsnprintf(
+			    how, n,
+			    "the most %s carries: %.0f IOPS and %.1f MiB/s",
+			    x->in.inst->instance_type, capped.iops,
+			    near->mibps);
 			return 1;
 		}
 		return 0;
@@ -800,7 +846,8 @@ static int nearest(const struct inputs *x, const struct need *nd,
 		solver_run(&wide, nd, &tmp);
 		if (tmp.n) {
 			push(near, &tmp.opts[0]);
-			xsnprintf(how, n, "a stripe of %ld volumes (--max-stripe %ld)",
+			xsnprintf(how, n,
+				  "a stripe of %ld volumes (--max-stripe %ld)",
 				  tmp.opts[0].cfg.count, wide.max_stripe);
 			solver_result_release(&tmp);
 			break;
@@ -812,11 +859,13 @@ static int nearest(const struct inputs *x, const struct need *nd,
 	if (wide.max_stripe < cap) {
 		wide.max_stripe = cap;
 		solver_run(&wide, nd, &tmp);
-		if (tmp.n && tmp.opts[0].cost.total < near->opts[0].cost.total - 0.005) {
+		if (tmp.n &&
+		    tmp.opts[0].cost.total < near->opts[0].cost.total - 0.005) {
 			push(near, &tmp.opts[0]);
 			xsnprintf(how + strlen(how), n - strlen(how),
 				  "; cheapest: %ld x %s (--max-stripe %ld)",
-				  tmp.opts[0].cfg.count, model_type_name(tmp.opts[0].cfg.type),
+				  tmp.opts[0].cfg.count,
+				  model_type_name(tmp.opts[0].cfg.type),
 				  tmp.opts[0].cfg.count);
 		}
 		solver_result_release(&tmp);
@@ -870,15 +919,20 @@ static int answer(struct cli_ctx *ctx, const struct args *a, struct state *st,
 	out_doc_notes_key(doc);
 	if (a->instance && (r->fit == FIT_BURST || r->fit == FIT_NO)) {
 		if (!family_sustains(st, a->instance, &a->need, r, &sustains))
-			xsnprintf(family, sizeof(family), "the smallest size of the same family that sustains it: %s (baseline %g IOPS, %.1f MiB/s)",
-				  sustains.instance_type, sustains.baseline_iops,
-				  model_mbytes_to_mibps(sustains.baseline_mbytes_per_s));
+			xsnprintf(
+			    family, sizeof(family),
+			    "the smallest size of the same family that sustains it: %s (baseline %g IOPS, %.1f MiB/s)",
+			    sustains.instance_type, sustains.baseline_iops,
+			    model_mbytes_to_mibps(
+				sustains.baseline_mbytes_per_s));
 		else
-			xsnprintf(family, sizeof(family), "no size of the %.*s family sustains it at baseline",
-				  (int)strcspn(a->instance, "."), a->instance);
+			xsnprintf(
+			    family, sizeof(family),
+			    "no size of the %.*s family sustains it at baseline",
+			    (int)strcspn(a->instance, "."), a->instance);
 	}
-	add_request(doc, a, ctx, r, x->ps->currency, *sustains.instance_type ?
-		    sustains.instance_type : NULL);
+	add_request(doc, a, ctx, r, x->ps->currency,
+		    *sustains.instance_type ? sustains.instance_type : NULL);
 	if (r->n) {
 		add_options(doc, st, r, (size_t)a->top, "options",
 			    st->human ? "Options" : NULL, x->ps->currency);
@@ -889,10 +943,15 @@ static int answer(struct cli_ctx *ctx, const struct args *a, struct state *st,
 		add_options(doc, st, r, 0, "options", NULL, x->ps->currency);
 		if (nearest(x, &a->need, r, near, how, sizeof(how))) {
 			add_options(doc, st, near, 2, "nearest",
-				    st->human ? "Nearest feasible" : NULL, x->ps->currency);
-			out_note(doc, "nothing meets the need; nearest feasible: %s", how);
+				    st->human ? "Nearest feasible" : NULL,
+				    x->ps->currency);
+			out_note(doc,
+				 "nothing meets the need; nearest feasible: %s",
+				 how);
 		} else {
-			out_note(doc, "nothing meets the need, and no nearby need is feasible either");
+			out_note(
+			    doc,
+			    "nothing meets the need, and no nearby need is feasible either");
 		}
 	}
 	for (size_t i = 0; i < r->nnotes; i++) {
@@ -903,7 +962,8 @@ static int answer(struct cli_ctx *ctx, const struct args *a, struct state *st,
 	}
 	note_unpriced(doc, x);
 	if (r->n > (size_t)a->top)
-		out_note(doc, "%zu more option%s; --top %zu shows all", r->n - (size_t)a->top,
+		out_note(doc, "%zu more option%s; --top %zu shows all",
+			 r->n - (size_t)a->top,
 			 r->n - (size_t)a->top == 1 ? "" : "s", r->n);
 	*answered = 1;
 	if (r->n)
@@ -925,16 +985,19 @@ static int run(struct cli_ctx *ctx, void *args)
 		return cli_fail(ctx, rc, err);
 	state_init(&st, ctx->db);
 	/* the human-only tables are left out of the other formats anyway */
-	st.human = !a->batch && (ctx->format == OUT_TABLE || ctx->format == OUT_MD);
+	st.human =
+	    !a->batch && (ctx->format == OUT_TABLE || ctx->format == OUT_MD);
 	if (a->batch) {
-		rc = batch_run(ctx, &cheapest_batch, a->batch, a->batch_format, a, &st);
+		rc = batch_run(ctx, &cheapest_batch, a->batch, a->batch_format,
+			       a, &st);
 		goto out;
 	}
 	doc = out_doc_new();
 	rc = answer(ctx, a, &st, 0, doc, &answered);
 	if (!answered)
 		goto out;
-	if (a->svg_dir && st.r.n && (rc = add_svg(doc, a->svg_dir, &st.r, (size_t)a->top)))
+	if (a->svg_dir && st.r.n &&
+	    (rc = add_svg(doc, a->svg_dir, &st.r, (size_t)a->top)))
 		goto out;
 	rc = cli_render(ctx, doc);
 	if (!rc && !st.r.n) {
@@ -963,7 +1026,8 @@ static void batch_columns(struct out_table *t)
 	out_col(t, "request.throughput_mibps", "MiB/s", OUT_NUM1);
 	out_col(t, "request.size_gib", "GiB", OUT_INT);
 	out_col(t, "request.io_kib", "I/O size (KiB)", OUT_NUM0);
-	out_col(t, "request.effective_mibps", "MiB/s incl. N x I/O size", OUT_NUM1);
+	out_col(t, "request.effective_mibps", "MiB/s incl. N x I/O size",
+		OUT_NUM1);
 	out_col(t, "request.peak.iops", "Peak IOPS", OUT_INT);
 	out_col(t, "request.peak.seconds", "Peak seconds", OUT_INT);
 	out_col(t, "request.peak.period_s", "Peak every (s)", OUT_INT);
@@ -1040,25 +1104,26 @@ const struct cmd cmd_cheapest_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "the cheapest volume sets for IOPS, MiB/s and GiB",
 	.description =
-		"The cheapest ways to get N IOPS, M MiB/s and C GiB: for every volume type\n"
-		"the cheapest legal single volume and, when cheaper, a RAID 0 stripe of k\n"
-		"identical volumes; sustained options first, then burst-only ones (gp2,\n"
-		"st1, sc1 meeting the need only while credits last), each by monthly cost.",
+	    "The cheapest ways to get N IOPS, M MiB/s and C GiB: for every volume type\n"
+	    "the cheapest legal single volume and, when cheaper, a RAID 0 stripe of k\n"
+	    "identical volumes; sustained options first, then burst-only ones (gp2,\n"
+	    "st1, sc1 meeting the need only while credits last), each by monthly cost.",
 	.opts = cheapest_opts,
 	.check = check,
-	.epilog = "Exit status: 0 options found, 1 nothing meets the need (the nearest\n"
-		  "feasible option is shown), 2 usage error.\n"
-		  "\n"
-		  "--batch FILE answers many requests in one process: one per line of\n"
-		  "JSON Lines, {\"id\":\"db-7\",\"iops\":12000,\"size\":\"1TiB\",\"region\":\"eu-west-1\"},\n"
-		  "or per row of CSV under a header (id,iops,size,region); the first\n"
-		  "character that is not blank tells them apart ('{': JSON Lines).  Keys\n"
-		  "are the option names, id and region; values read as on the command\n"
-		  "line (numbers, or text with units); options given with --batch are\n"
-		  "every request's defaults.  Output: one JSON line per request (what\n"
-		  "--format json prints for it, with \"id\" first; a failed request also\n"
-		  "has \"line\", \"exit\", \"error\" and \"hints\"), or with --format csv,\n"
-		  "xlsx, table or md one row per request (the table 'results').  Exit\n"
-		  "status 1 when a request failed; the other requests are answered.",
+	.epilog =
+	    "Exit status: 0 options found, 1 nothing meets the need (the nearest\n"
+	    "feasible option is shown), 2 usage error.\n"
+	    "\n"
+	    "--batch FILE answers many requests in one process: one per line of\n"
+	    "JSON Lines, {\"id\":\"db-7\",\"iops\":12000,\"size\":\"1TiB\",\"region\":\"eu-west-1\"},\n"
+	    "or per row of CSV under a header (id,iops,size,region); the first\n"
+	    "character that is not blank tells them apart ('{': JSON Lines).  Keys\n"
+	    "are the option names, id and region; values read as on the command\n"
+	    "line (numbers, or text with units); options given with --batch are\n"
+	    "every request's defaults.  Output: one JSON line per request (what\n"
+	    "--format json prints for it, with \"id\" first; a failed request also\n"
+	    "has \"line\", \"exit\", \"error\" and \"hints\"), or with --format csv,\n"
+	    "xlsx, table or md one row per request (the table 'results').  Exit\n"
+	    "status 1 when a request failed; the other requests are answered.",
 	.tables = "options, request, instances, nearest, notes",
 };

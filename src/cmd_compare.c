@@ -19,7 +19,7 @@
 struct args {
 	struct cli_sizes sizes;
 	long iops;
-	long throughput_mibps;   /* --throughput: gp3 at this MiB/s; 0 none */
+	long throughput_mibps; /* --throughput: gp3 at this MiB/s; 0 none */
 	const char *as_of;
 	int want[VT_COUNT];
 	const char *svg_dir;
@@ -36,7 +36,8 @@ static const struct opt compare_opts[] = {
 	  .min = 1, .max = 256000, .def = "3000", .unit = OPT_UNIT_COUNT },
 	{ "types", 0, OPT_FUNC, A(want), "LIST",
 	  "types to show (default gp2,gp3; gp2 is always the reference)",
-	  .parse = cli_parse_types, .choices = cli_type_names, .def = "gp2,gp3" },
+	  .parse = cli_parse_types, .choices = cli_type_names,
+	  .def = "gp2,gp3" },
 	{ "throughput", 0, OPT_INT, A(throughput_mibps), "MIBPS",
 	  "give the gp3 rows this MiB/s (such as 128, gp2's ceiling\n"
 	  "up to 170 GiB) instead of gp3's 125 / 250",
@@ -45,7 +46,8 @@ static const struct opt compare_opts[] = {
 	  "use the volume rules and prices in force on DATE" },
 	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
 	  "also chart the costs as DIR/compare-cost.svg (--format md\n"
-	  "links it)", .flags = OPT_DIRNAME },
+	  "links it)",
+	  .flags = OPT_DIRNAME },
 	{ NULL }
 };
 
@@ -55,7 +57,9 @@ static int check(struct cli_ctx *ctx, void *args)
 
 	a->want[VT_GP2] = 1;
 	if (a->throughput_mibps && !a->want[VT_GP3])
-		return msg_usage_error(ctx->cmd_name, "--throughput sets the gp3 rows: add gp3 to --types");
+		return msg_usage_error(
+		    ctx->cmd_name,
+		    "--throughput sets the gp3 rows: add gp3 to --types");
 	return EXIT_OK;
 }
 
@@ -80,8 +84,8 @@ static int row_verdict(const struct vol_config *cfg, const struct perf *pf,
 	}
 	if (!short_iops && short_mibps && cfg->type == VT_GP3 &&
 	    gp2_size <= 170 && gap <= tg->mibps - 125.0 + MODEL_EPS) {
-		xsnprintf(buf, n, "%g MiB/s below gp2's %g MiB/s peak",
-			  gap, tg->mibps);
+		xsnprintf(buf, n, "%g MiB/s below gp2's %g MiB/s peak", gap,
+			  tg->mibps);
 		return 0;
 	}
 	if (!short_iops && !short_mibps) {
@@ -91,20 +95,26 @@ static int row_verdict(const struct vol_config *cfg, const struct perf *pf,
 	if (short_iops && (cfg->type == VT_ST1 || cfg->type == VT_SC1) &&
 	    tg->iops > (cfg->type == VT_ST1 ? 500 : 250))
 		/* T1, T5: 500 / 250 I/O per second, each counted as 1 MiB */
-		xsnprintf(buf, n, "slower: %s cannot match %g IOPS (at most %d, 1 MiB each)",
-			  tn, tg->iops, cfg->type == VT_ST1 ? 500 : 250);
+		xsnprintf(
+		    buf, n,
+		    "slower: %s cannot match %g IOPS (at most %d, 1 MiB each)",
+		    tn, tg->iops, cfg->type == VT_ST1 ? 500 : 250);
 	else if (short_iops && short_mibps)
 		xsnprintf(buf, n, "slower: %g of %g IOPS, %g of %g MiB/s",
-			  pf->baseline_iops, tg->iops, pf->baseline_mibps, tg->mibps);
+			  pf->baseline_iops, tg->iops, pf->baseline_mibps,
+			  tg->mibps);
 	else if (short_iops)
-		xsnprintf(buf, n, "slower: %g of %g IOPS", pf->baseline_iops, tg->iops);
+		xsnprintf(buf, n, "slower: %g of %g IOPS", pf->baseline_iops,
+			  tg->iops);
 	else
-		xsnprintf(buf, n, "slower: %g of %g MiB/s", pf->baseline_mibps, tg->mibps);
+		xsnprintf(buf, n, "slower: %g of %g MiB/s", pf->baseline_mibps,
+			  tg->mibps);
 	return 1;
 }
 
-static void add_row(struct out_table *t, long size, const struct vol_config *cfg,
-		    const struct cost *cost, const struct perf *pf, long load,
+static void add_row(struct out_table *t, long size,
+		    const struct vol_config *cfg, const struct cost *cost,
+		    const struct perf *pf, long load,
 		    const struct model_gp2_target *tg, double gp2_total,
 		    const char *currency)
 {
@@ -140,9 +150,11 @@ static void add_row(struct out_table *t, long size, const struct vol_config *cfg
 		out_null(t);
 	} else {
 		out_num(t, gp2_total - cost->total);
-		out_num(t, gp2_total > 0 ? (gp2_total - cost->total) / gp2_total * 100 : 0);
+		out_num(t, gp2_total > 0
+			       ? (gp2_total - cost->total) / gp2_total * 100
+			       : 0);
 	}
-	if (cfg->type == VT_GP2) {     /* the reference itself */
+	if (cfg->type == VT_GP2) { /* the reference itself */
 		out_null(t);
 		out_null(t);
 	} else {
@@ -171,7 +183,8 @@ static void live_costs(struct out_table *t, const char *region)
 	char *r = out_formula_text(region);
 	char *st = price_sheet_cost(r, "{type}", "storage", "{size_gib}");
 	char *io = price_sheet_cost(r, "{type}", "iops", "{iops}");
-	char *tp = price_sheet_cost(r, "{type}", "throughput", "{throughput_mibps}");
+	char *tp =
+	    price_sheet_cost(r, "{type}", "throughput", "{throughput_mibps}");
 	char *gp2 = price_sheet_cost(r, "\"gp2\"", "storage", "{gp2_size_gib}");
 	char *f;
 
@@ -200,7 +213,8 @@ static void live_costs(struct out_table *t, const char *region)
 static void cost_chart(struct out_doc *doc, const struct args *a,
 		       double (*cost)[VT_COUNT])
 {
-	struct out_table *t = out_list(doc, "cost_by_size", "Monthly cost by size");
+	struct out_table *t =
+	    out_list(doc, "cost_by_size", "Monthly cost by size");
 	struct out_chart *c;
 
 	out_xlsx_only(t);
@@ -212,8 +226,9 @@ static void cost_chart(struct out_doc *doc, const struct args *a,
 			continue;
 		out_col(t, model_type_name(ty), model_type_name(ty), OUT_USD);
 		name = out_formula_text(model_type_name(ty));
-		f = xstrfmt("SUMIFS({rows!monthly_usd},{rows!gp2_size_gib},{gp2_size_gib},{rows!type},%s)",
-			    name);
+		f = xstrfmt(
+		    "SUMIFS({rows!monthly_usd},{rows!gp2_size_gib},{gp2_size_gib},{rows!type},%s)",
+		    name);
 		out_formula(t, model_type_name(ty), f);
 		free(f);
 		free(name);
@@ -227,7 +242,8 @@ static void cost_chart(struct out_doc *doc, const struct args *a,
 			if (a->want[ty])
 				out_num(t, cost[i][ty]);
 	}
-	c = out_chart(t, OUT_CHART_LINE, "Monthly cost against gp2 size", "gp2_size_gib");
+	c = out_chart(t, OUT_CHART_LINE, "Monthly cost against gp2 size",
+		      "gp2_size_gib");
 	for (int ty = 0; ty < VT_COUNT; ty++)
 		if (a->want[ty])
 			out_chart_series(c, model_type_name(ty));
@@ -238,7 +254,8 @@ static void cost_chart(struct out_doc *doc, const struct args *a,
 static int add_svg(struct out_doc *doc, const char *dir, const char *region,
 		   const struct report_compare_row *rows, size_t n)
 {
-	struct report_chart *c = report_chart_compare("compare-cost", region, rows, n);
+	struct report_chart *c =
+	    report_chart_compare("compare-cost", region, rows, n);
 	char err[EBS_ERRLEN];
 	int rc = report_svg_dir(doc, dir, &c, 1, err);
 
@@ -248,12 +265,11 @@ static int add_svg(struct out_doc *doc, const char *dir, const char *region,
 	return rc ? EXIT_RUNTIME : EXIT_OK;
 }
 
-
 static int run(struct cli_ctx *ctx, void *args)
 {
 	struct report_compare_row rows[CLI_MAX_SIZES * VT_COUNT];
 	size_t nrows = 0;
-	double (*pivot)[VT_COUNT] = NULL;
+	double(*pivot)[VT_COUNT] = NULL;
 	const struct args *a = args;
 	struct volume_limits lim[VT_COUNT];
 	struct price_set ps;
@@ -267,16 +283,23 @@ static int run(struct cli_ctx *ctx, void *args)
 		return rc;
 	for (int i = 0; i < VT_COUNT; i++)
 		if ((a->want[i] || i == VT_GP3) &&
-		    (rc = db_load_limits(ctx->db, (enum vol_type)i, a->as_of, &lim[i], err)))
+		    (rc = db_load_limits(ctx->db, (enum vol_type)i, a->as_of,
+					 &lim[i], err)))
 			return cli_fail(ctx, rc, err);
 	if (a->throughput_mibps) {
-		struct vol_config probe = { VT_GP3, lim[VT_GP3].max_size_gib,
-					    lim[VT_GP3].max_iops, a->throughput_mibps, 1, 0 };
+		struct vol_config probe = { VT_GP3,
+					    lim[VT_GP3].max_size_gib,
+					    lim[VT_GP3].max_iops,
+					    a->throughput_mibps,
+					    1,
+					    0 };
 		char why[256];
 
-		if (model_validate(&lim[VT_GP3], &probe, NULL, why, sizeof(why))) {
+		if (model_validate(&lim[VT_GP3], &probe, NULL, why,
+				   sizeof(why))) {
 			msg_error("--throughput %ld: %s (rules in force %s)",
-				  a->throughput_mibps, why, lim[VT_GP3].effective_from);
+				  a->throughput_mibps, why,
+				  lim[VT_GP3].effective_from);
 			return EXIT_RUNTIME;
 		}
 	}
@@ -313,7 +336,9 @@ static int run(struct cli_ctx *ctx, void *args)
 
 		if (model_validate(&lim[VT_GP2], &gp2, NULL, NULL, 0) ||
 		    model_cost(&ps.type[VT_GP2], &gp2, &gp2_cost)) {
-			out_note(doc, "gp2 %ld GiB is not a legal volume; skipped", a->sizes.v[i]);
+			out_note(doc,
+				 "gp2 %ld GiB is not a legal volume; skipped",
+				 a->sizes.v[i]);
 			continue;
 		}
 		model_gp2_target(a->sizes.v[i], a->iops, &tg);
@@ -323,25 +348,31 @@ static int run(struct cli_ctx *ctx, void *args)
 
 			if (!a->want[ty])
 				continue;
-			if (model_like_gp2((enum vol_type)ty, a->sizes.v[i], a->iops,
-					   a->throughput_mibps, lim, &cfg) ||
+			if (model_like_gp2((enum vol_type)ty, a->sizes.v[i],
+					   a->iops, a->throughput_mibps, lim,
+					   &cfg) ||
 			    model_cost(&ps.type[ty], &cfg, &c)) {
-				out_note(doc, "no legal %s matches gp2 %ld GiB", model_type_name(ty),
-					 a->sizes.v[i]);
+				out_note(doc, "no legal %s matches gp2 %ld GiB",
+					 model_type_name(ty), a->sizes.v[i]);
 				continue;
 			}
 			model_perf(&cfg, &pf);
 			add_row(t, a->sizes.v[i], &cfg, &c, &pf, a->iops, &tg,
 				gp2_cost.total, ps.currency);
-			rows[nrows++] = (struct report_compare_row){ a->sizes.v[i], cfg.type, c.total };
+			rows[nrows++] =
+			    (struct report_compare_row){ a->sizes.v[i],
+							 cfg.type, c.total };
 			pivot[i][ty] = c.total;
 		}
 	}
-	out_note(doc, "prices: %s in %s, snapshot %lld (%s, as of %s); volume rules in force %s; cliff = full bucket at %ld IOPS",
-		 ctx->region, ps.currency, ps.snapshot_id, ps.source, ps.as_of,
-		 a->as_of ? a->as_of : "today", a->iops);
+	out_note(
+	    doc,
+	    "prices: %s in %s, snapshot %lld (%s, as of %s); volume rules in force %s; cliff = full bucket at %ld IOPS",
+	    ctx->region, ps.currency, ps.snapshot_id, ps.source, ps.as_of,
+	    a->as_of ? a->as_of : "today", a->iops);
 	price_sheet_about(doc, &ps);
-	rc = a->svg_dir ? add_svg(doc, a->svg_dir, ctx->region, rows, nrows) : EXIT_OK;
+	rc = a->svg_dir ? add_svg(doc, a->svg_dir, ctx->region, rows, nrows)
+			: EXIT_OK;
 	if (!rc && ctx->format == OUT_XLSX) {
 		cost_chart(doc, a, pivot);
 		if (price_sheet_add(doc, ctx->db, &ctx->region, 1, err)) {
@@ -363,15 +394,15 @@ const struct cmd cmd_compare_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "gp2 vs gp3 (and others) side by side, per size",
 	.description =
-		"gp2 against gp3 per size.  Each gp2 row shows its cost, sustained\n"
-		"(baseline) and burst IOPS, how long a full bucket lasts under the load,\n"
-		"and its throughput.  Every other type gets the cheapest configuration\n"
-		"that sustains what the gp2 delivers at its peak: max(3,000, gp2\n"
-		"baseline, N) IOPS and gp2's 128 / 250 MiB/s ceiling.  gp3 keeps its\n"
-		"included 125 MiB/s at 170 GiB or less, up to 3 MiB/s below gp2's 128\n"
-		"(said in the row; --throughput 128 prices the match).  st1 and sc1 are\n"
-		"sized to gp2's sustained MiB/s, but carry at most 500 / 250 IOPS: a row\n"
-		"that is slower says where and shows no saving.",
+	    "gp2 against gp3 per size.  Each gp2 row shows its cost, sustained\n"
+	    "(baseline) and burst IOPS, how long a full bucket lasts under the load,\n"
+	    "and its throughput.  Every other type gets the cheapest configuration\n"
+	    "that sustains what the gp2 delivers at its peak: max(3,000, gp2\n"
+	    "baseline, N) IOPS and gp2's 128 / 250 MiB/s ceiling.  gp3 keeps its\n"
+	    "included 125 MiB/s at 170 GiB or less, up to 3 MiB/s below gp2's 128\n"
+	    "(said in the row; --throughput 128 prices the match).  st1 and sc1 are\n"
+	    "sized to gp2's sustained MiB/s, but carry at most 500 / 250 IOPS: a row\n"
+	    "that is slower says where and shows no saving.",
 	.opts = compare_opts,
 	.check = check,
 	.tables = "rows, notes",

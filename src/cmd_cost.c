@@ -20,7 +20,7 @@ struct cost_args {
 	struct vol_config cfg;
 	const char *as_of;
 	const char *batch;
-	int batch_format;          /* enum batch_format */
+	int batch_format; /* enum batch_format */
 };
 
 #define A(f) offsetof(struct cost_args, f)
@@ -30,24 +30,27 @@ static const struct opt cost_opts[] = {
 	  "gp2, gp3, io1, io2, st1, sc1 or standard", .parse = cli_parse_type,
 	  .choices = cli_type_names, .flags = OPT_REQUIRED },
 	{ "size", 0, OPT_INT, A(cfg.size_gib), "GIB", "volume size in GiB",
-	  .min = 1, .max = 10000000, .flags = OPT_REQUIRED, .unit = OPT_UNIT_GIB },
+	  .min = 1, .max = 10000000, .flags = OPT_REQUIRED,
+	  .unit = OPT_UNIT_GIB },
 	{ "iops", 0, OPT_INT, A(cfg.iops), "N",
-	  "provisioned IOPS (gp3: default 3000; io1/io2: required)",
-	  .min = 1, .max = 100000000, .unit = OPT_UNIT_COUNT },
+	  "provisioned IOPS (gp3: default 3000; io1/io2: required)", .min = 1,
+	  .max = 100000000, .unit = OPT_UNIT_COUNT },
 	{ "throughput", 0, OPT_INT, A(cfg.throughput_mibps), "MIBPS",
-	  "provisioned MiB/s (gp3 only; default 125)", .min = 1, .max = 1000000, .unit = OPT_UNIT_MIBPS },
+	  "provisioned MiB/s (gp3 only; default 125)", .min = 1, .max = 1000000,
+	  .unit = OPT_UNIT_MIBPS },
 	{ "count", 0, OPT_INT, A(cfg.count), "K",
-	  "K identical volumes (a striped set); multiplies all",
-	  .min = 1, .max = 1000 },
+	  "K identical volumes (a striped set); multiplies all", .min = 1,
+	  .max = 1000 },
 	{ "io-per-month", 0, OPT_NUM, A(cfg.io_per_month), "N",
-	  "I/O requests per month per volume (standard only)",
-	  .min = 0, .max = 1e18 },
+	  "I/O requests per month per volume (standard only)", .min = 0,
+	  .max = 1e18 },
 	{ "as-of", 0, OPT_DATE, A(as_of), "DATE",
 	  "use the volume rules and prices in force on DATE" },
 	{ "batch", 0, OPT_STR, A(batch), "FILE",
 	  "price every configuration of FILE ('-': standard\n"
 	  "input): JSON Lines or CSV whose keys are these options'\n"
-	  "names, id and region (see below)", .flags = OPT_PATH | OPT_BATCH },
+	  "names, id and region (see below)",
+	  .flags = OPT_PATH | OPT_BATCH },
 	{ "batch-format", 0, OPT_ENUM, A(batch_format), "FMT",
 	  "auto (by the first character: '{' JSON Lines),\njsonl or csv",
 	  .choices = batch_format_names, .def = "auto", .flags = OPT_BATCH },
@@ -64,18 +67,21 @@ static int check(struct cli_ctx *ctx, void *args)
 		return batch_check(ctx, &cost_batch);
 
 	if (model_type_needs_iops(a->cfg.type) && !a->cfg.iops)
-		return msg_usage_error(ctx->cmd_name, "--iops is required for %s volumes",
+		return msg_usage_error(ctx->cmd_name,
+				       "--iops is required for %s volumes",
 				       model_type_name(a->cfg.type));
 	if (a->cfg.io_per_month > 0 && !model_type_bills_io(a->cfg.type))
-		return msg_usage_error(ctx->cmd_name, "--io-per-month applies to standard volumes only");
+		return msg_usage_error(
+		    ctx->cmd_name,
+		    "--io-per-month applies to standard volumes only");
 	return EXIT_OK;
 }
 
 /* Print the command line of a configuration, for the "nearest" hint. */
 static void describe(const struct vol_config *c, char *buf, size_t n)
 {
-	int o = snprintf(buf, n, "--type %s --size %ld", model_type_name(c->type),
-			 c->size_gib);
+	int o = snprintf(buf, n, "--type %s --size %ld",
+			 model_type_name(c->type), c->size_gib);
 
 	if (c->iops && o > 0 && (size_t)o < n)
 		o += snprintf(buf + o, n - (size_t)o, " --iops %ld", c->iops);
@@ -103,10 +109,11 @@ static void live_costs(struct out_table *t, const struct vol_config *cfg)
 	for (size_t i = 0; i < ARRAY_SIZE(dims); i++) {
 		char *one, *all;
 
-		if (!strcmp(dims[i].key, "io") && !model_type_bills_io(cfg->type))
-			continue;       /* no io_per_month field to refer to */
-		one = price_sheet_cost("{result!region}", "{result!type}", dims[i].key,
-				       dims[i].units);
+		if (!strcmp(dims[i].key, "io") &&
+		    !model_type_bills_io(cfg->type))
+			continue; /* no io_per_month field to refer to */
+		one = price_sheet_cost("{result!region}", "{result!type}",
+				       dims[i].key, dims[i].units);
 		all = xstrfmt("{result!count}*%s", one);
 		out_formula(t, dims[i].key, all);
 		free(one);
@@ -123,8 +130,8 @@ static void build(struct out_doc *doc, const char *region,
 	struct out_table *t;
 	char title[160];
 
-	xsnprintf(title, sizeof(title), "%ld x %s %ld GiB in %s",
-		  cfg->count, model_type_name(cfg->type), cfg->size_gib, region);
+	xsnprintf(title, sizeof(title), "%ld x %s %ld GiB in %s", cfg->count,
+		  model_type_name(cfg->type), cfg->size_gib, region);
 	t = out_record(doc, NULL, title);
 	out_kv_str(t, "region", "Region", region);
 	out_kv_str(t, "currency", "Currency", ps->currency);
@@ -138,7 +145,8 @@ static void build(struct out_doc *doc, const char *region,
 		out_kv_int(t, "throughput_mibps", "Provisioned MiB/s",
 			   cfg->throughput_mibps);
 	else
-		out_kv_null(t, "throughput_mibps", "Provisioned MiB/s", OUT_INT);
+		out_kv_null(t, "throughput_mibps", "Provisioned MiB/s",
+			    OUT_INT);
 	out_kv_int(t, "count", "Volumes", cfg->count);
 	if (model_type_bills_io(cfg->type))
 		out_kv_num(t, "io_per_month", "I/O per month", OUT_INT,
@@ -156,13 +164,15 @@ static void build(struct out_doc *doc, const char *region,
 	live_costs(t, cfg);
 
 	t = out_record(doc, "performance", "Performance");
-	out_kv_num(t, "baseline_iops", "Baseline IOPS", OUT_INT, pf->baseline_iops);
+	out_kv_num(t, "baseline_iops", "Baseline IOPS", OUT_INT,
+		   pf->baseline_iops);
 	out_kv_num(t, "burst_iops", "Burst IOPS", OUT_INT, pf->burst_iops);
 	if (pf->burst_seconds > 0)
 		out_kv_num(t, "burst_seconds", "Burst from full bucket",
 			   OUT_DURATION, pf->burst_seconds);
 	else
-		out_kv_null(t, "burst_seconds", "Burst from full bucket", OUT_DURATION);
+		out_kv_null(t, "burst_seconds", "Burst from full bucket",
+			    OUT_DURATION);
 	out_kv_num(t, "baseline_throughput_mibps", "Sustained MiB/s", OUT_NUM1,
 		   pf->baseline_mibps);
 	out_kv_num(t, "max_throughput_mibps", "Max MiB/s", OUT_NUM1,
@@ -199,7 +209,8 @@ static int answer(struct cli_ctx *ctx, struct cost_args *a, struct state *st,
 	int rc;
 
 	*answered = 0;
-	if ((rc = cli_memo_limits(ctx, st->memo, a->cfg.type, a->as_of, &st->lim, err)))
+	if ((rc = cli_memo_limits(ctx, st->memo, a->cfg.type, a->as_of,
+				  &st->lim, err)))
 		return cli_fail(ctx, rc, err);
 	model_apply_defaults(st->lim, &a->cfg);
 	if (model_validate(st->lim, &a->cfg, &nearest, why, sizeof(why))) {
@@ -234,7 +245,8 @@ static int run(struct cli_ctx *ctx, void *args)
 		goto out;
 	}
 	if (a->batch) {
-		rc = batch_run(ctx, &cost_batch, a->batch, a->batch_format, a, &st);
+		rc = batch_run(ctx, &cost_batch, a->batch, a->batch_format, a,
+			       &st);
 		goto out;
 	}
 	doc = out_doc_new();
@@ -280,8 +292,10 @@ static void batch_columns(struct out_table *t)
 	out_col(t, "monthly_usd.total", "Total", OUT_USD);
 	out_col(t, "performance.baseline_iops", "Baseline IOPS", OUT_INT);
 	out_col(t, "performance.burst_iops", "Burst IOPS", OUT_INT);
-	out_col(t, "performance.burst_seconds", "Burst from full bucket", OUT_DURATION);
-	out_col(t, "performance.baseline_throughput_mibps", "Sustained MiB/s", OUT_NUM1);
+	out_col(t, "performance.burst_seconds", "Burst from full bucket",
+		OUT_DURATION);
+	out_col(t, "performance.baseline_throughput_mibps", "Sustained MiB/s",
+		OUT_NUM1);
 	out_col(t, "performance.max_throughput_mibps", "Max MiB/s", OUT_NUM1);
 	out_col(t, "prices.snapshot", "Snapshot", OUT_INT);
 	out_col(t, "prices.as_of", "As of", OUT_TEXT);
@@ -352,27 +366,28 @@ const struct cmd cmd_cost_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "monthly cost and performance of one volume configuration",
 	.description =
-		"Monthly cost (USD, on-demand) of one EBS volume configuration, itemised,\n"
-		"with its performance: baseline and burst IOPS, how long a full credit\n"
-		"bucket lasts, and maximum throughput.  Illegal configurations are refused\n"
-		"with the rule they break and the nearest legal configuration.  Prices are\n"
-		"those of the global --region; --as-of DATE uses the rules and prices in\n"
-		"force on DATE.",
+	    "Monthly cost (USD, on-demand) of one EBS volume configuration, itemised,\n"
+	    "with its performance: baseline and burst IOPS, how long a full credit\n"
+	    "bucket lasts, and maximum throughput.  Illegal configurations are refused\n"
+	    "with the rule they break and the nearest legal configuration.  Prices are\n"
+	    "those of the global --region; --as-of DATE uses the rules and prices in\n"
+	    "force on DATE.",
 	.opts = cost_opts,
 	.check = check,
-	.epilog = "Exit status: 0 ok, 1 illegal configuration or missing prices, 2 usage.\n"
-		  "\n"
-		  "--batch FILE prices many configurations in one process (\"price my\n"
-		  "plan\"): one per row of CSV under a header, id,type,size,iops,region\n"
-		  "(a plan saved from a spreadsheet), or per line of JSON Lines,\n"
-		  "{\"id\":\"db\",\"type\":\"io2\",\"size\":\"1TiB\",\"iops\":20000}; the first\n"
-		  "character that is not blank tells them apart ('{': JSON Lines).  Keys\n"
-		  "are the option names, id and region; values read as on the command\n"
-		  "line (numbers, or text with units); options given with --batch are\n"
-		  "every request's defaults.  Output: one JSON line per request (what\n"
-		  "--format json prints for it, with \"id\" first; a failed request also\n"
-		  "has \"line\", \"exit\", \"error\" and \"hints\"), or with --format csv,\n"
-		  "xlsx, table or md one row per request (the table 'results').  Exit\n"
-		  "status 1 when a request failed; the other requests are answered.",
+	.epilog =
+	    "Exit status: 0 ok, 1 illegal configuration or missing prices, 2 usage.\n"
+	    "\n"
+	    "--batch FILE prices many configurations in one process (\"price my\n"
+	    "plan\"): one per row of CSV under a header, id,type,size,iops,region\n"
+	    "(a plan saved from a spreadsheet), or per line of JSON Lines,\n"
+	    "{\"id\":\"db\",\"type\":\"io2\",\"size\":\"1TiB\",\"iops\":20000}; the first\n"
+	    "character that is not blank tells them apart ('{': JSON Lines).  Keys\n"
+	    "are the option names, id and region; values read as on the command\n"
+	    "line (numbers, or text with units); options given with --batch are\n"
+	    "every request's defaults.  Output: one JSON line per request (what\n"
+	    "--format json prints for it, with \"id\" first; a failed request also\n"
+	    "has \"line\", \"exit\", \"error\" and \"hints\"), or with --format csv,\n"
+	    "xlsx, table or md one row per request (the table 'results').  Exit\n"
+	    "status 1 when a request failed; the other requests are answered.",
 	.tables = "(records), result, monthly_usd, performance, prices",
 };

@@ -58,7 +58,8 @@ static int cmd_db_check(struct cli_ctx *ctx, void *args)
 	out_kv_str(t, "integrity", "Integrity", h.integrity);
 	t = out_record(doc, "rows", "Rows");
 	for (size_t i = 0; i < h.ncounts; i++)
-		out_kv_int(t, h.counts[i].table, h.counts[i].table, h.counts[i].rows);
+		out_kv_int(t, h.counts[i].table, h.counts[i].table,
+			   h.counts[i].rows);
 	t = out_list(doc, "prices_in_force", "Prices in force");
 	out_col(t, "region", "Region", OUT_TEXT);
 	out_col(t, "snapshot", "Snapshot", OUT_INT);
@@ -90,9 +91,10 @@ static const struct cmd db_path_def = {
 	.name = "path",
 	.run = cmd_db_path,
 	.summary = "print the database file ebsize uses; does not create it",
-	.description = "Print the database file ebsize uses: --db, else $EBSIZE_DB, else\n"
-		       "$XDG_DATA_HOME/ebsize/ebsize.db (~/.local/share/ebsize/ebsize.db).\n"
-		       "It is not created.",
+	.description =
+	    "Print the database file ebsize uses: --db, else $EBSIZE_DB, else\n"
+	    "$XDG_DATA_HOME/ebsize/ebsize.db (~/.local/share/ebsize/ebsize.db).\n"
+	    "It is not created.",
 	.tables = "(records), result",
 };
 
@@ -101,13 +103,15 @@ static const struct cmd db_check_def = {
 	.run = cmd_db_check,
 	.flags = CMD_NEEDS_DB,
 	.summary = "integrity, schema version, row counts, prices in force",
-	.description = "Create the database if needed, then report its integrity, schema\n"
-		       "version, row counts and the price snapshot in force per region.",
+	.description =
+	    "Create the database if needed, then report its integrity, schema\n"
+	    "version, row counts and the price snapshot in force per region.",
 	.epilog = "Exit status: 0 ok, 1 the integrity check failed.",
 	.tables = "prices_in_force, result, rows",
 };
 
-static const struct cmd *const db_subs[] = { &db_path_def, &db_check_def, NULL };
+static const struct cmd *const db_subs[] = { &db_path_def, &db_check_def,
+					     NULL };
 
 const struct cmd cmd_db_def = {
 	.name = "db",

@@ -39,8 +39,9 @@ static int add_row(const struct instance_limits *il, void *arg)
 		for (int i = 0; i < 9; i++)
 			out_null(t);
 		if (!lc->unsupported++)
-			xsnprintf(lc->first_unsupported, sizeof(lc->first_unsupported),
-				  "%s", il->instance_type);
+			xsnprintf(lc->first_unsupported,
+				  sizeof(lc->first_unsupported), "%s",
+				  il->instance_type);
 	} else {
 		out_bool(t, il->burst);
 		out_num(t, il->baseline_mbps);
@@ -102,11 +103,15 @@ static int show(struct cli_ctx *ctx, const char *name, const char *family)
 		return EXIT_RUNTIME;
 	}
 	if (lc.unsupported == 1)
-		out_note(doc, "%s is not EBS-optimizable (EbsOptimizedSupport unsupported): it attaches EBS volumes, but AWS publishes no EBS limit for it and its EBS traffic shares the instance's network bandwidth",
-			 lc.first_unsupported);
+		out_note(
+		    doc,
+		    "%s is not EBS-optimizable (EbsOptimizedSupport unsupported): it attaches EBS volumes, but AWS publishes no EBS limit for it and its EBS traffic shares the instance's network bandwidth",
+		    lc.first_unsupported);
 	else if (lc.unsupported)
-		out_note(doc, "%zu types (%s, ...) are not EBS-optimizable (EbsOptimizedSupport unsupported): they attach EBS volumes, but AWS publishes no EBS limit for them and their EBS traffic shares the instance's network bandwidth",
-			 lc.unsupported, lc.first_unsupported);
+		out_note(
+		    doc,
+		    "%zu types (%s, ...) are not EBS-optimizable (EbsOptimizedSupport unsupported): they attach EBS volumes, but AWS publishes no EBS limit for them and their EBS traffic shares the instance's network bandwidth",
+		    lc.unsupported, lc.first_unsupported);
 	rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;
@@ -133,7 +138,8 @@ static int import(struct cli_ctx *ctx, const char *path)
 		goto out;
 	}
 	if (db_instances_import(ctx->db, il.v, il.n, &rep, err)) {
-		msg_error("instance limits from '%s' not stored: %s", path, err);
+		msg_error("instance limits from '%s' not stored: %s", path,
+			  err);
 		goto out;
 	}
 	doc = out_doc_new();
@@ -146,8 +152,10 @@ static int import(struct cli_ctx *ctx, const char *path)
 	out_kv_int(t, "skipped", "Skipped", (long long)il.skipped);
 	out_doc_notes_key(doc);
 	if (il.skipped)
-		out_note(doc, "%zu instance type%s without EbsOptimizedInfo skipped (first: %s)",
-			 il.skipped, il.skipped == 1 ? "" : "s", il.first_skipped);
+		out_note(
+		    doc,
+		    "%zu instance type%s without EbsOptimizedInfo skipped (first: %s)",
+		    il.skipped, il.skipped == 1 ? "" : "s", il.first_skipped);
 	rc = cli_render(ctx, doc);
 out:
 	free(buf);
@@ -172,7 +180,8 @@ static int show_check(struct cli_ctx *ctx, void *args)
 	const struct show_args *a = args;
 
 	if (ctx->noperands && a->family)
-		return msg_usage_error(ctx->cmd_name, "give a TYPE or --family, not both");
+		return msg_usage_error(ctx->cmd_name,
+				       "give a TYPE or --family, not both");
 	return EXIT_OK;
 }
 
@@ -205,10 +214,10 @@ static const struct cmd instances_show_def = {
 	.summary = "the limits of one type, a family, or every known type",
 	.synopsis = "[TYPE | --family F]",
 	.description =
-		"EBS-optimized limits of EC2 instance types: baseline and maximum\n"
-		"bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
-		"and IOPS (16 KiB I/O).  'burst' means the maximum holds for 30 minutes\n"
-		"at least once per 24 hours.  TYPE is one instance type, e.g. m5.xlarge.",
+	    "EBS-optimized limits of EC2 instance types: baseline and maximum\n"
+	    "bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
+	    "and IOPS (16 KiB I/O).  'burst' means the maximum holds for 30 minutes\n"
+	    "at least once per 24 hours.  TYPE is one instance type, e.g. m5.xlarge.",
 	.opts = show_opts,
 	.operands = "[TYPE]",
 	.max_operands = 1,
@@ -221,27 +230,28 @@ static const struct cmd instances_import_def = {
 	.writes = "storing instance limits",
 	.run = cmd_instances_import,
 	.flags = CMD_NEEDS_DB,
-	.summary = "store the limits in 'aws ec2 describe-instance-types' output",
+	.summary =
+	    "store the limits in 'aws ec2 describe-instance-types' output",
 	.description =
-		"Store the limits in 'aws ec2 describe-instance-types' output\n"
-		"(InstanceTypes[].EbsInfo.EbsOptimizedInfo; entries without it are\n"
-		"skipped and counted); all or nothing.",
+	    "Store the limits in 'aws ec2 describe-instance-types' output\n"
+	    "(InstanceTypes[].EbsInfo.EbsOptimizedInfo; entries without it are\n"
+	    "skipped and counted); all or nothing.",
 	.operands = "FILE",
 	.max_operands = 1,
 	.check = import_check,
 	.tables = "(records), result, notes",
 };
 
-static const struct cmd *const instances_subs[] = {
-	&instances_show_def, &instances_import_def, NULL
-};
+static const struct cmd *const instances_subs[] = { &instances_show_def,
+						    &instances_import_def,
+						    NULL };
 
 const struct cmd cmd_instances_def = {
 	.name = "instances",
 	.summary = "EBS limits of EC2 instance types",
 	.description =
-		"EBS-optimized limits of EC2 instance types: baseline and maximum\n"
-		"bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
-		"and IOPS (16 KiB I/O).",
+	    "EBS-optimized limits of EC2 instance types: baseline and maximum\n"
+	    "bandwidth (Mbps and MB/s, decimal, as AWS publishes them, plus MiB/s)\n"
+	    "and IOPS (16 KiB I/O).",
 	.subs = instances_subs,
 };

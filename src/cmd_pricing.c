@@ -28,11 +28,11 @@
 #include "ebsize/pricing.h"
 #include "ebsize/util.h"
 
-#define PRICE_UNITS_TEXT \
-	"Units: storage per GiB-month, IOPS per IOPS-month, throughput per\n" \
-	"MiB/s-month (the Price List quotes GiBps-month: divided by 1024), and\n" \
-	"standard I/O per million requests.  Ranges: only units inside\n" \
-	"[from, to) are billed at that price (gp3 IOPS above 3,000, io2 tiers).\n" \
+#define PRICE_UNITS_TEXT                                                             \
+	"Units: storage per GiB-month, IOPS per IOPS-month, throughput per\n"        \
+	"MiB/s-month (the Price List quotes GiBps-month: divided by 1024), and\n"    \
+	"standard I/O per million requests.  Ranges: only units inside\n"            \
+	"[from, to) are billed at that price (gp3 IOPS above 3,000, io2 tiers).\n"   \
 	"Prices are kept in the currency AWS quotes (CNY in China); answers for a\n" \
 	"region use its currency only, and say which."
 
@@ -80,16 +80,19 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type,
 		db_earliest_prices(ctx->db, region, first, sizeof(first));
 		if (as_of && *first && strcmp(as_of, first) < 0)
 			/* a date before the first snapshot: say which is first */
-			msg_error("no prices for region '%s'%s%s as of %s: the earliest are as of %s",
-				  region ? region : "(any)", type ? " and type " : "",
-				  type ? type : "", as_of, first);
+			msg_error(
+			    "no prices for region '%s'%s%s as of %s: the earliest are as of %s",
+			    region ? region : "(any)", type ? " and type " : "",
+			    type ? type : "", as_of, first);
 		else
-			msg_error("no prices for region '%s'%s%s%s%s", region ? region : "(any)",
+			msg_error("no prices for region '%s'%s%s%s%s",
+				  region ? region : "(any)",
 				  type ? " and type " : "", type ? type : "",
 				  as_of ? " as of " : "", as_of ? as_of : "");
 		if (region)
 			cli_price_hints(region, type);
-		msg_hint("'ebsize pricing regions' shows which regions have prices");
+		msg_hint(
+		    "'ebsize pricing regions' shows which regions have prices");
 		out_doc_free(doc);
 		return EXIT_RUNTIME;
 	}
@@ -98,9 +101,9 @@ static int show(struct cli_ctx *ctx, const char *region, const char *type,
 	return rc;
 }
 
-static const char *const show_type_names[] = {
-	"gp2", "gp3", "io1", "io2", "st1", "sc1", "standard", "snapshot", NULL
-};
+static const char *const show_type_names[] = { "gp2",	   "gp3",      "io1",
+					       "io2",	   "st1",      "sc1",
+					       "standard", "snapshot", NULL };
 
 struct show_args {
 	int all;
@@ -124,10 +127,12 @@ static int cmd_pricing_show(struct cli_ctx *ctx, void *args)
 	const struct show_args *a = args;
 	enum vol_type vt;
 
-	if (a->type && !strcmp(a->type, "snapshot"))      /* snapshot storage */
-		return show(ctx, a->all ? NULL : ctx->region, a->type, a->as_of);
+	if (a->type && !strcmp(a->type, "snapshot")) /* snapshot storage */
+		return show(ctx, a->all ? NULL : ctx->region, a->type,
+			    a->as_of);
 	if (a->type && model_type_parse(a->type, &vt))
-		return msg_usage_error(ctx->cmd_name, "unknown volume type '%s'", a->type);
+		return msg_usage_error(ctx->cmd_name,
+				       "unknown volume type '%s'", a->type);
 	return show(ctx, a->all ? NULL : ctx->region,
 		    a->type ? model_type_name(vt) : NULL, a->as_of);
 }
@@ -140,8 +145,8 @@ static void report_list(struct out_doc *doc, struct out_table *t,
 			const struct price_commit_report *rep)
 {
 	/* identical data records nothing: the snapshot in force stays */
-	out_kv_int(t, "snapshot_id", "Snapshot", rep->identical ? rep->inforce_id :
-		   rep->snapshot_id);
+	out_kv_int(t, "snapshot_id", "Snapshot",
+		   rep->identical ? rep->inforce_id : rep->snapshot_id);
 	out_kv_bool(t, "recorded", "New snapshot", !rep->identical);
 	out_kv_int(t, "regions", "Regions", (long long)rep->regions);
 	out_kv_int(t, "products", "Products read", (long long)pl->products);
@@ -153,14 +158,21 @@ static void report_list(struct out_doc *doc, struct out_table *t,
 	out_kv_int(t, "duplicates", "Duplicates", (long long)pl->duplicates);
 	out_doc_notes_key(doc);
 	if (rep->identical)
-		out_note(doc, "all %zu price%s equal the prices in force (snapshot %lld): nothing new recorded",
-			 pl->n, pl->n == 1 ? "" : "s", rep->inforce_id);
+		out_note(
+		    doc,
+		    "all %zu price%s equal the prices in force (snapshot %lld): nothing new recorded",
+		    pl->n, pl->n == 1 ? "" : "s", rep->inforce_id);
 	if (pl->unknown)
-		out_note(doc, "%zu product%s without an EBS volume price ignored (first: %s)",
-			 pl->unknown, pl->unknown == 1 ? "" : "s", pl->first_unknown);
+		out_note(
+		    doc,
+		    "%zu product%s without an EBS volume price ignored (first: %s)",
+		    pl->unknown, pl->unknown == 1 ? "" : "s",
+		    pl->first_unknown);
 	if (rep->carried)
-		out_note(doc, "%zu price%s missing from the new data carried forward from the snapshot in force",
-			 rep->carried, rep->carried == 1 ? "" : "s");
+		out_note(
+		    doc,
+		    "%zu price%s missing from the new data carried forward from the snapshot in force",
+		    rep->carried, rep->carried == 1 ? "" : "s");
 }
 
 /* ------------------------------------------------------------ fetch */
@@ -173,9 +185,9 @@ struct fetch_args {
 	int all, accept;
 	long max_pages;
 	int bulk, explain;
-	long timeout_s;          /* --timeout; 0: the default */
-	const char *profile;     /* --profile */
-	long long start_ms;      /* when the command started (the deadline's base) */
+	long timeout_s;	     /* --timeout; 0: the default */
+	const char *profile; /* --profile */
+	long long start_ms; /* when the command started (the deadline's base) */
 };
 
 static void show_progress(void *arg, const char *region, long pages,
@@ -183,8 +195,8 @@ static void show_progress(void *arg, const char *region, long pages,
 {
 	(void)arg;
 	if (msg_progress_enabled())
-		msg_progress("fetching prices: %s, %ld page%s, %zu products", region,
-			     pages, pages == 1 ? "" : "s", products);
+		msg_progress("fetching prices: %s, %ld page%s, %zu products",
+			     region, pages, pages == 1 ? "" : "s", products);
 }
 
 /* "fetching prices: us-west-2 (1/3): 120.3 of 474.9 MB, 51.2 MB/s, ETA 7 s" */
@@ -196,12 +208,13 @@ static void show_bulk_progress(void *arg, const struct bulk_progress *bp)
 	if (!msg_progress_enabled())
 		return;
 	if (bp->total > 0)
-		xsnprintf(total, sizeof(total), " of %.1f", (double)bp->total / 1e6);
+		xsnprintf(total, sizeof(total), " of %.1f",
+			  (double)bp->total / 1e6);
 	if (bp->eta_s >= 0)
 		xsnprintf(eta, sizeof(eta), ", ETA %ld s", bp->eta_s);
 	msg_progress("fetching prices: %s (%zu/%zu): %.1f%s MB, %.1f MB/s%s",
-		     bp->region, bp->index, bp->count, (double)bp->bytes / 1e6, total,
-		     bp->rate_bps / 1e6, eta);
+		     bp->region, bp->index, bp->count, (double)bp->bytes / 1e6,
+		     total, bp->rate_bps / 1e6, eta);
 }
 
 /* --endpoint, else AWS_ENDPOINT_URL_PRICING, else AWS_ENDPOINT_URL; NULL
@@ -272,12 +285,15 @@ static void vintage(const struct price_list *pl, char as_of[16], char *notes,
 	notes[0] = '\0';
 	if (pl->published[0])
 		xsnprintf(notes, nlen, "Price List version %s, published %s",
-			  pl->version[0] ? pl->version : "(none)", pl->published);
+			  pl->version[0] ? pl->version : "(none)",
+			  pl->published);
 }
 
 /* Store what a fetch got as a new snapshot; prints the error.  0 or -1. */
-static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *fo,
-			 const struct fetch_args *a, const struct price_list *pl,
+static int store_fetched(struct cli_ctx *ctx,
+			 const struct pricing_fetch_opts *fo,
+			 const struct fetch_args *a,
+			 const struct price_list *pl,
 			 struct price_commit_report *rep)
 {
 	struct price_commit_opts co = { 0 };
@@ -286,7 +302,7 @@ static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *f
 	int rc;
 
 	vintage(pl, as_of, notes, sizeof(notes));
-	today(as_of);             /* the Query API answers with today's prices */
+	today(as_of); /* the Query API answers with today's prices */
 	co.source = source;
 	co.as_of = as_of;
 	co.notes = notes[0] ? notes : NULL;
@@ -294,10 +310,11 @@ static int store_fetched(struct cli_ctx *ctx, const struct pricing_fetch_opts *f
 	co.nrequire = fo->nregions;
 	co.require_all = a->all;
 	co.accept_changes = a->accept;
-	outfile_on_interrupt(NULL);   /* storing: a signal now is not "nothing" */
+	outfile_on_interrupt(NULL); /* storing: a signal now is not "nothing" */
 	rc = db_prices_commit(ctx->db, pl, &co, rep, err);
 	if (rc)
-		msg_error("fetched prices from '%s' not stored: %s", fo->endpoint, err);
+		msg_error("fetched prices from '%s' not stored: %s",
+			  fo->endpoint, err);
 	free(source);
 	return rc ? -1 : 0;
 }
@@ -307,7 +324,8 @@ static void creds_error(const char *err)
 {
 	msg_error("%s", err);
 	if (str_starts_with(err, "no AWS credentials"))
-		msg_hint("'ebsize pricing fetch --explain-credentials' lists each source tried; 'ebsize pricing fetch --bulk' needs no credentials");
+		msg_hint(
+		    "'ebsize pricing fetch --explain-credentials' lists each source tried; 'ebsize pricing fetch --bulk' needs no credentials");
 }
 
 /*
@@ -457,7 +475,7 @@ static int store_bulk(struct cli_ctx *ctx, const struct fetch_args *a,
 {
 	const struct price_list **pls = xcalloc(res->n, sizeof(*pls));
 	struct price_commit_opts *co = xcalloc(res->n, sizeof(*co));
-	char (*notes)[200] = xcalloc(res->n, sizeof(*notes));
+	char(*notes)[200] = xcalloc(res->n, sizeof(*notes));
 	char **sources = xcalloc(res->n, sizeof(*sources));
 	const char **req = xcalloc(res->n, sizeof(*req));
 	char err[EBS_ERRLEN];
@@ -475,7 +493,7 @@ static int store_bulk(struct cli_ctx *ctx, const struct fetch_args *a,
 		co[i].nrequire = 1;
 		co[i].accept_changes = a->accept;
 	}
-	outfile_on_interrupt(NULL);   /* storing: a signal now is not "nothing" */
+	outfile_on_interrupt(NULL); /* storing: a signal now is not "nothing" */
 	rc = db_prices_commit_many(ctx->db, pls, co, res->n, reps, err);
 	if (rc)
 		msg_error("bulk prices not stored: %s", err);
@@ -497,7 +515,7 @@ static int fetch_bulk(struct cli_ctx *ctx, const struct fetch_args *a)
 	struct region_table rt = { 0 };
 	struct bulk_result res = { NULL, 0 };
 	struct price_commit_report *reps = NULL;
-	char (*as_of)[16] = NULL;
+	char(*as_of)[16] = NULL;
 	struct out_doc *doc = NULL;
 	const char *one[1];
 	char err[EBS_ERRLEN], sig[32];
@@ -505,7 +523,8 @@ static int fetch_bulk(struct cli_ctx *ctx, const struct fetch_args *a)
 
 	pricing_fetch_opts_init(&fo);
 	fo.endpoint = endpoint_override(a->endpoint);
-	if (fo.endpoint && (rc = pricing_endpoint_check(fo.endpoint, sig, err))) {
+	if (fo.endpoint &&
+	    (rc = pricing_endpoint_check(fo.endpoint, sig, err))) {
 		if (rc == EBS_ERR_USAGE)
 			return msg_usage_error("pricing", "%s", err);
 		msg_error("%s", err);
@@ -570,14 +589,16 @@ static int explain_credentials(struct cli_ctx *ctx, const struct fetch_args *a)
 	out_col(t, "source", "Source", OUT_TEXT);
 	out_col(t, "result", "Result", OUT_TEXT);
 	co.profile = a->profile;
-	co.deadline_ms = a->start_ms + (long long)(a->timeout_s ? a->timeout_s : 60) * 1000;
+	co.deadline_ms =
+	    a->start_ms + (long long)(a->timeout_s ? a->timeout_s : 60) * 1000;
 	co.trace = add_trace;
 	co.trace_arg = t;
 	rc = aws_creds_resolve(&creds, &co, err);
 	out_kv_str(r, "source", "Source", rc ? NULL : creds.source);
 	aws_creds_mask_key(creds.access_key_id, key);
 	out_kv_str(r, "access_key_id", "Access key id", rc ? NULL : key);
-	out_kv_bool(r, "session_token", "Session token", creds.session_token != NULL);
+	out_kv_bool(r, "session_token", "Session token",
+		    creds.session_token != NULL);
 	if (creds.expiration) {
 		time_t e = (time_t)creds.expiration;
 		struct tm tm;
@@ -623,8 +644,8 @@ static const struct opt fetch_opts[] = {
 	  .max = 100000, .def = "100" },
 	{ "timeout", 0, OPT_INT, F(timeout_s), "DURATION",
 	  "give up after this long in all (default 300 s;\n"
-	  "--bulk: 600 s per region file)", .min = 1, .max = 86400,
-	  .unit = OPT_UNIT_SECONDS },
+	  "--bulk: 600 s per region file)",
+	  .min = 1, .max = 86400, .unit = OPT_UNIT_SECONDS },
 	{ "profile", 0, OPT_STR, F(profile), "P",
 	  "the AWS profile (else $AWS_PROFILE, 'default');\n"
 	  "environment keys are then not used" },
@@ -642,12 +663,16 @@ static int fetch_check(struct cli_ctx *ctx, void *args)
 	const struct fetch_args *a = args;
 
 	if (a->all && ctx->region_from_opt)
-		return msg_usage_error(ctx->cmd_name, "give --region or --all-regions, not both");
+		return msg_usage_error(
+		    ctx->cmd_name, "give --region or --all-regions, not both");
 	if (a->bulk && (a->profile || a->explain))
-		return msg_usage_error(ctx->cmd_name, "--bulk needs no credentials: drop %s",
-				       a->profile ? "--profile" : "--explain-credentials");
+		return msg_usage_error(
+		    ctx->cmd_name, "--bulk needs no credentials: drop %s",
+		    a->profile ? "--profile" : "--explain-credentials");
 	if (a->bulk && cli_given(ctx, "max-pages"))
-		return msg_usage_error(ctx->cmd_name, "--max-pages is for the Query API, not --bulk");
+		return msg_usage_error(
+		    ctx->cmd_name,
+		    "--max-pages is for the Query API, not --bulk");
 	return EXIT_OK;
 }
 
@@ -658,7 +683,7 @@ static int cmd_pricing_fetch(struct cli_ctx *ctx, void *args)
 
 	a->start_ms = http_now_ms();
 	if (a->explain)
-		return explain_credentials(ctx, a);   /* no database needed */
+		return explain_credentials(ctx, a); /* no database needed */
 	if (cli_open_db(ctx))
 		return EXIT_RUNTIME;
 	/* until the storing starts, Ctrl-C or SIGTERM leaves the database
@@ -734,7 +759,8 @@ static int import(struct cli_ctx *ctx, const char **files, size_t nfiles,
 			msg_error("%s", err);
 			goto out;
 		}
-		sbuf_addf(&src, "%s%s", i ? "," : "", base ? base + 1 : files[i]);
+		sbuf_addf(&src, "%s%s", i ? "," : "",
+			  base ? base + 1 : files[i]);
 	}
 	vintage(&pl, as_of, notes, sizeof(notes));
 	co.source = src.buf;
@@ -765,8 +791,8 @@ struct import_args {
 };
 
 static const struct opt import_opts[] = {
-	{ "accept-changes", 0, OPT_FLAG, offsetof(struct import_args, accept), NULL,
-	  "store prices that moved more than 3x" },
+	{ "accept-changes", 0, OPT_FLAG, offsetof(struct import_args, accept),
+	  NULL, "store prices that moved more than 3x" },
 	{ NULL }
 };
 
@@ -774,7 +800,8 @@ static int import_check(struct cli_ctx *ctx, void *args)
 {
 	(void)args;
 	if (!ctx->noperands)
-		return msg_usage_error(ctx->cmd_name, "import needs at least one FILE");
+		return msg_usage_error(ctx->cmd_name,
+				       "import needs at least one FILE");
 	return EXIT_OK;
 }
 
@@ -863,7 +890,9 @@ static int add_change(const struct price_change *pc, void *arg)
 		out_num(t, (pc->new_price / pc->old_price - 1) * 100);
 	else
 		out_null(t);
-	out_str(t, !pc->has_old ? "added" : !pc->has_new ? "removed" : "changed");
+	out_str(t, !pc->has_old	  ? "added"
+		   : !pc->has_new ? "removed"
+				  : "changed");
 	dc->n++;
 	return 0;
 }
@@ -907,8 +936,10 @@ static int diff(struct cli_ctx *ctx, long long a, long long b,
 	}
 	out_doc_notes_key(doc);
 	if (!dc.n)
-		out_note(doc, "no price differs between snapshots %lld and %lld over the regions both hold",
-			 a, b);
+		out_note(
+		    doc,
+		    "no price differs between snapshots %lld and %lld over the regions both hold",
+		    a, b);
 	rc = cli_render(ctx, doc);
 	out_doc_free(doc);
 	return rc;
@@ -921,8 +952,10 @@ static int diff_check(struct cli_ctx *ctx, void *args)
 	(void)args;
 	for (size_t i = 0; i < ctx->noperands; i++)
 		if (parse_long_range(ctx->operands[i], 1, 2147483647L, &id))
-			return msg_usage_error(ctx->cmd_name, "a snapshot id must be a whole number from 1 to 2147483647, not '%s'",
-					       ctx->operands[i]);
+			return msg_usage_error(
+			    ctx->cmd_name,
+			    "a snapshot id must be a whole number from 1 to 2147483647, not '%s'",
+			    ctx->operands[i]);
 	return EXIT_OK;
 }
 
@@ -944,7 +977,8 @@ static int cmd_pricing_diff(struct cli_ctx *ctx, void *args)
 	}
 	if (nargs == 0)
 		return diff(ctx, older, newer, region);
-	if (!snapshot_known(ctx, ids[0]) || (nargs == 2 && !snapshot_known(ctx, ids[1])))
+	if (!snapshot_known(ctx, ids[0]) ||
+	    (nargs == 2 && !snapshot_known(ctx, ids[1])))
 		return EXIT_RUNTIME;
 	return diff(ctx, ids[0], nargs == 2 ? ids[1] : newer, region);
 }
@@ -987,21 +1021,26 @@ static int add_region(const struct region_info *ri, void *arg)
 		unsigned need = needed_dims(k), got = ri->dims[k] & need;
 
 		if (got == need)
-			sbuf_addf(&have, "%s%s", have.len ? " " : "", dims_name(k));
+			sbuf_addf(&have, "%s%s", have.len ? " " : "",
+				  dims_name(k));
 		else if (!got)
-			sbuf_addf(&miss, "%s%s", miss.len ? " " : "", dims_name(k));
+			sbuf_addf(&miss, "%s%s", miss.len ? " " : "",
+				  dims_name(k));
 		else
-			sbuf_addf(&miss, "%s%s (%s%s%s%s)", miss.len ? " " : "",
-				  dims_name(k),
-				  need & ~got & PRICE_DIM_STORAGE ? "storage" : "",
-				  need & ~got & PRICE_DIM_IOPS ? "iops" : "",
-				  need & ~got & PRICE_DIM_THROUGHPUT ? "throughput" : "",
-				  need & ~got & PRICE_DIM_IO ? "io" : "");
+			sbuf_addf(
+			    &miss, "%s%s (%s%s%s%s)", miss.len ? " " : "",
+			    dims_name(k),
+			    need & ~got & PRICE_DIM_STORAGE ? "storage" : "",
+			    need & ~got & PRICE_DIM_IOPS ? "iops" : "",
+			    need & ~got & PRICE_DIM_THROUGHPUT ? "throughput"
+							       : "",
+			    need & ~got & PRICE_DIM_IO ? "io" : "");
 	}
 	if (!strcmp(ri->oldest, ri->newest))
 		xsnprintf(vintage, sizeof(vintage), "%s", ri->oldest);
 	else
-		xsnprintf(vintage, sizeof(vintage), "%s..%s", ri->oldest, ri->newest);
+		xsnprintf(vintage, sizeof(vintage), "%s..%s", ri->oldest,
+			  ri->newest);
 	out_row(t);
 	out_str(t, ri->code);
 	out_str(t, *ri->location ? ri->location : NULL);
@@ -1024,13 +1063,16 @@ static int add_region(const struct region_info *ri, void *arg)
 	rc->n++;
 	if (ri->prices) {
 		rc->priced++;
-		if ((ri->dims[VT_IO2] & needed_dims(VT_IO2)) != needed_dims(VT_IO2)) {
+		if ((ri->dims[VT_IO2] & needed_dims(VT_IO2)) !=
+		    needed_dims(VT_IO2)) {
 			rc->no_io2++;
-			sbuf_addf(&rc->io2_list, "%s%s", rc->io2_list.len ? ", " : "", ri->code);
+			sbuf_addf(&rc->io2_list, "%s%s",
+				  rc->io2_list.len ? ", " : "", ri->code);
 		}
 	} else {
 		rc->none++;
-		sbuf_addf(&rc->none_list, "%s%s", rc->none_list.len ? ", " : "", ri->code);
+		sbuf_addf(&rc->none_list, "%s%s", rc->none_list.len ? ", " : "",
+			  ri->code);
 	}
 	sbuf_release(&have);
 	sbuf_release(&miss);
@@ -1061,15 +1103,23 @@ static int regions(struct cli_ctx *ctx, struct regions_ctx *rc, char *err)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	out_note(doc, "%zu of %zu regions have prices; never add or compare amounts in different currencies (CNY in China)",
-		 rc->priced, rc->n);
+	out_note(
+	    doc,
+	    "%zu of %zu regions have prices; never add or compare amounts in different currencies (CNY in China)",
+	    rc->priced, rc->n);
 	if (rc->none)
-		out_note(doc, "no prices for %s: get them with 'ebsize pricing fetch --region R', or import 'aws pricing get-products' output for R with 'ebsize pricing import -'",
-			 rc->none_list.buf);
+		out_note(
+		    doc,
+		    "no prices for %s: get them with 'ebsize pricing fetch --region R', or import 'aws pricing get-products' output for R with 'ebsize pricing import -'",
+		    rc->none_list.buf);
 	if (rc->no_io2)
-		out_note(doc, "no io2 prices for %s (the 2022 Price List extract predates io2 there)",
-			 rc->io2_list.buf);
-	out_note(doc, "built-in prices ('embedded') come from the AWS Price List of 2022-02-10 (snapshot storage: AWS's EBS calculator of 2021-05-13), spot-checked against 2026 data for a few regions only: 'ebsize pricing fetch' gets current ones");
+		out_note(
+		    doc,
+		    "no io2 prices for %s (the 2022 Price List extract predates io2 there)",
+		    rc->io2_list.buf);
+	out_note(
+	    doc,
+	    "built-in prices ('embedded') come from the AWS Price List of 2022-02-10 (snapshot storage: AWS's EBS calculator of 2021-05-13), spot-checked against 2026 data for a few regions only: 'ebsize pricing fetch' gets current ones");
 	ret = cli_render(ctx, doc);
 out:
 	out_doc_free(doc);
@@ -1080,7 +1130,8 @@ out:
 
 static int cmd_pricing_regions(struct cli_ctx *ctx, void *args)
 {
-	struct regions_ctx rc = { .none_list = SBUF_INIT(256), .io2_list = SBUF_INIT(256) };
+	struct regions_ctx rc = { .none_list = SBUF_INIT(256),
+				  .io2_list = SBUF_INIT(256) };
 	char err[EBS_ERRLEN];
 
 	(void)args;
@@ -1096,8 +1147,8 @@ static const struct cmd pricing_show_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "the EBS prices in force",
 	.description =
-		"The EBS prices in force: for each region the newest complete snapshot\n"
-		"(embedded, fetched or imported).",
+	    "The EBS prices in force: for each region the newest complete snapshot\n"
+	    "(embedded, fetched or imported).",
 	.opts = show_opts,
 	.epilog = PRICE_UNITS_TEXT,
 	.tables = "prices",
@@ -1110,22 +1161,22 @@ static const struct cmd pricing_fetch_def = {
 	.args_size = sizeof(struct fetch_args),
 	.summary = "get the prices from AWS (Price List Query API or --bulk)",
 	.description =
-		"Get the prices from the AWS Price List Query API (GetProducts, SigV4)\n"
-		"and store them as a new snapshot; on any failure the snapshot in force\n"
-		"stays untouched.  With --bulk, from AWS's public bulk Price List\n"
-		"instead (no credentials): one offer file per region, streamed, one\n"
-		"snapshot per region, all stored or none.  Regions: every global\n"
-		"--region (repeat it), else the default region; --all-regions for all\n"
-		"of them.",
+	    "Get the prices from the AWS Price List Query API (GetProducts, SigV4)\n"
+	    "and store them as a new snapshot; on any failure the snapshot in force\n"
+	    "stays untouched.  With --bulk, from AWS's public bulk Price List\n"
+	    "instead (no credentials): one offer file per region, streamed, one\n"
+	    "snapshot per region, all stored or none.  Regions: every global\n"
+	    "--region (repeat it), else the default region; --all-regions for all\n"
+	    "of them.",
 	.opts = fetch_opts,
 	.check = fetch_check,
 	.epilog =
-		"Credentials (without --bulk), the AWS CLI's order: the environment\n"
-		"(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN); the\n"
-		"profile in ~/.aws/config and ~/.aws/credentials (role_arn with\n"
-		"source_profile or credential_source, web identity, SSO, static keys,\n"
-		"credential_process); container credentials; EC2 instance metadata\n"
-		"(IMDSv2).  See the README, \"Live prices\".",
+	    "Credentials (without --bulk), the AWS CLI's order: the environment\n"
+	    "(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN); the\n"
+	    "profile in ~/.aws/config and ~/.aws/credentials (role_arn with\n"
+	    "source_profile or credential_source, web identity, SSO, static keys,\n"
+	    "credential_process); container credentials; EC2 instance metadata\n"
+	    "(IMDSv2).  See the README, \"Live prices\".",
 	.tables = "(records), result, regions, tried, notes",
 };
 
@@ -1137,9 +1188,9 @@ static const struct cmd pricing_import_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "the same from saved responses or an offer file",
 	.description =
-		"Store prices from saved responses ('aws pricing get-products ... >\n"
-		"page.json', one or more pages) or offer files of any size (read as a\n"
-		"stream), as a new snapshot; all or nothing.",
+	    "Store prices from saved responses ('aws pricing get-products ... >\n"
+	    "page.json', one or more pages) or offer files of any size (read as a\n"
+	    "stream), as a new snapshot; all or nothing.",
 	.opts = import_opts,
 	.operands = "FILE...",
 	.max_operands = -1,
@@ -1153,8 +1204,8 @@ static const struct cmd pricing_history_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "every snapshot: source, time, counts, in force or not",
 	.description =
-		"Every price snapshot: source, time, counts, and whether it is in force\n"
-		"(for the global --region only, when given).",
+	    "Every price snapshot: source, time, counts, and whether it is in force\n"
+	    "(for the global --region only, when given).",
 	.tables = "snapshots",
 };
 
@@ -1164,8 +1215,8 @@ static const struct cmd pricing_diff_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "per-price changes from snapshot A to B",
 	.description =
-		"Per-price changes from snapshot A to B (default: the two newest; A\n"
-		"alone: A against the newest), for the global --region when given.",
+	    "Per-price changes from snapshot A to B (default: the two newest; A\n"
+	    "alone: A against the newest), for the global --region when given.",
 	.operands = "[A [B]]",
 	.max_operands = 2,
 	.check = diff_check,
@@ -1178,15 +1229,18 @@ static const struct cmd pricing_regions_def = {
 	.flags = CMD_NEEDS_DB,
 	.summary = "every region: currency, what is priced, snapshot, vintage",
 	.description =
-		"Every region ebsize knows: its currency, which prices it has and which\n"
-		"it lacks, the snapshot in force, its date and source.",
+	    "Every region ebsize knows: its currency, which prices it has and which\n"
+	    "it lacks, the snapshot in force, its date and source.",
 	.tables = "regions, notes",
 };
 
-static const struct cmd *const pricing_subs[] = {
-	&pricing_show_def, &pricing_fetch_def, &pricing_import_def,
-	&pricing_history_def, &pricing_diff_def, &pricing_regions_def, NULL
-};
+static const struct cmd *const pricing_subs[] = { &pricing_show_def,
+						  &pricing_fetch_def,
+						  &pricing_import_def,
+						  &pricing_history_def,
+						  &pricing_diff_def,
+						  &pricing_regions_def,
+						  NULL };
 
 const struct cmd cmd_pricing_def = {
 	.name = "pricing",

@@ -23,7 +23,7 @@
 #include "ebsize/report.h"
 #include "ebsize/util.h"
 
-#define MAX_RUNS 32
+#define MAX_RUNS   32
 #define MAX_CHARTS 256
 
 struct args {
@@ -34,7 +34,7 @@ struct args {
 	long iops;
 	double load;
 	struct opt_list scan_files;
-	struct scan_args scan;     /* the scan options that matter to costs */
+	struct scan_args scan; /* the scan options that matter to costs */
 	long top;
 	int generated;
 };
@@ -72,18 +72,19 @@ static const struct opt report_opts[] = {
 	{ "usage", 0, OPT_STR, A(scan.usage), "FILE",
 	  "--scan: CSV volume_id,used_gib", .flags = OPT_PATH },
 	{ "headroom", 0, OPT_NUM, A(scan.opts.headroom_pct), "PCT",
-	  "--scan: margin over observed peaks and used space",
-	  .min = 0, .max = 1000, .def = "20" },
+	  "--scan: margin over observed peaks and used space", .min = 0,
+	  .max = 1000, .def = "20" },
 	{ "min-savings", 0, OPT_NUM, A(scan.opts.min_savings_usd), "USD",
-	  "--scan: drop findings saving less per month", .min = 0,
-	  .max = 1e9, .def = "0" },
+	  "--scan: drop findings saving less per month", .min = 0, .max = 1e9,
+	  .def = "0" },
 	{ "exclude-tag", 0, OPT_LIST, A(scan.excl), "K[=V]",
 	  "--scan: volumes tagged K (=V) are never changed",
 	  .max = SCAN_MAX_EXCLUDES },
 	{ "by-tag", 0, OPT_STR, A(scan.by_tag), "KEY",
 	  "--scan: also chart the costs by the value of tag KEY" },
-	{ "top", 0, OPT_INT, A(top), "N", "--scan: volumes in the top-savings chart",
-	  .min = 1, .max = 100, .def = "10" },
+	{ "top", 0, OPT_INT, A(top), "N",
+	  "--scan: volumes in the top-savings chart", .min = 1, .max = 100,
+	  .def = "10" },
 	{ "generated", 0, OPT_FLAG, A(generated), NULL,
 	  "--scan: the inventory is generated test data; every\n"
 	  "scan chart says so" },
@@ -91,8 +92,10 @@ static const struct opt report_opts[] = {
 };
 
 /* The scan options, which need --scan. */
-static const char *const scan_only[] = { "metrics", "usage", "headroom", "min-savings",
-					 "exclude-tag", "by-tag", "top", "generated" };
+static const char *const scan_only[] = { "metrics",	"usage",
+					 "headroom",	"min-savings",
+					 "exclude-tag", "by-tag",
+					 "top",		"generated" };
 
 static int check(struct cli_ctx *ctx, void *args)
 {
@@ -102,19 +105,22 @@ static int check(struct cli_ctx *ctx, void *args)
 	if (!ctx->output)
 		return msg_usage_error(c_, "missing -o DIR");
 	if (ctx->format != OUT_TABLE)
-		return msg_usage_error(c_, "a report is HTML and SVG: --format does not apply");
+		return msg_usage_error(
+		    c_, "a report is HTML and SVG: --format does not apply");
 	a->dir = ctx->output;
 	if (a->runs.n)
 		a->bench = 1;
 	for (size_t i = 0; i < ARRAY_SIZE(scan_only); i++)
 		if (!a->scan_files.n && cli_given(ctx, scan_only[i]))
-			return msg_usage_error(c_, "--%s goes with --scan", scan_only[i]);
+			return msg_usage_error(c_, "--%s goes with --scan",
+					       scan_only[i]);
 	if (a->scan_files.n) {
 		int rc;
 
 		a->scan.files = a->scan_files.v;
 		a->scan.nfiles = a->scan_files.n;
-		a->scan.alarm_minutes = 5;   /* scan's default; no cost depends on it */
+		a->scan.alarm_minutes =
+		    5; /* scan's default; no cost depends on it */
 		if ((rc = scan_args_check(c_, &a->scan)))
 			return rc;
 	}
@@ -123,11 +129,14 @@ static int check(struct cli_ctx *ctx, void *args)
 	if (cli_given(ctx, "iops") && !a->compare)
 		return msg_usage_error(c_, "--iops goes with --compare");
 	for (size_t i = 0; i < a->sizes.n; i++)
-		if (a->sizes.v[i] > 16384)   /* gp2's largest size (T1) */
-			return msg_usage_error(c_, "--sizes: gp2 volumes are at most 16384 GiB, not %ld",
-					       a->sizes.v[i]);
+		if (a->sizes.v[i] > 16384) /* gp2's largest size (T1) */
+			return msg_usage_error(
+			    c_,
+			    "--sizes: gp2 volumes are at most 16384 GiB, not %ld",
+			    a->sizes.v[i]);
 	if (cli_given(ctx, "sizes") && !a->compare && !a->burst)
-		return msg_usage_error(c_, "--sizes goes with --compare or --burst");
+		return msg_usage_error(
+		    c_, "--sizes goes with --compare or --burst");
 	if (cli_given(ctx, "load") && !a->burst)
 		return msg_usage_error(c_, "--load goes with --burst");
 	return EXIT_OK;
@@ -164,10 +173,12 @@ static int load_run(struct db *db, long long id, struct loaded *l, char *err)
 	    (rc = db_bench_load_phases(db, id, &l->phases, &l->nphases, err)))
 		return rc;
 	l->samples = xcalloc(l->nphases ? l->nphases : 1, sizeof(*l->samples));
-	l->nsamples = xcalloc(l->nphases ? l->nphases : 1, sizeof(*l->nsamples));
+	l->nsamples =
+	    xcalloc(l->nphases ? l->nphases : 1, sizeof(*l->nsamples));
 	for (size_t i = 0; i < l->nphases; i++)
-		if ((rc = db_bench_load_samples(db, id, l->phases[i].seq, &l->samples[i],
-						&l->nsamples[i], err)))
+		if ((rc = db_bench_load_samples(db, id, l->phases[i].seq,
+						&l->samples[i], &l->nsamples[i],
+						err)))
 			return rc;
 	return EBS_OK;
 }
@@ -300,7 +311,8 @@ static void add(struct build *b, struct report_chart *c)
 		return;
 	report_add(b->rep, c);
 	b->charts++;
-	msg_progress("report: %zu chart%s", b->charts, b->charts == 1 ? "" : "s");
+	msg_progress("report: %zu chart%s", b->charts,
+		     b->charts == 1 ? "" : "s");
 }
 
 /* IOPS over time and latency per phase for one group of runs. */
@@ -328,15 +340,18 @@ static void add_group(struct build *b, const struct loaded *l, size_t n)
 
 			/* each phase name once, where it first appears */
 			for (size_t j = 0; j <= i && !seen; j++)
-				for (size_t q = 0; q < l[j].nphases && !seen; q++)
+				for (size_t q = 0; q < l[j].nphases && !seen;
+				     q++)
 					seen = (j < i || q < k) &&
-					       !strcmp(l[j].phases[q].phase, phase);
+					       !strcmp(l[j].phases[q].phase,
+						       phase);
 			if (seen)
 				continue;
 			title = xstrfmt("Latency, %s, %s", phase, gt);
 			name = xstrfmt("%s-latency-%s", slug, phase);
-			add(b, report_chart_latency(unique_name(&b->names, name),
-						    title, rr, n, phase));
+			add(b,
+			    report_chart_latency(unique_name(&b->names, name),
+						 title, rr, n, phase));
 			free(name);
 			free(title);
 		}
@@ -362,10 +377,12 @@ static int add_published(struct build *b, struct db *db)
 			goto out;
 	for (size_t i = 0; i < ids.n;) {
 		size_t j = i + 1;
-		const char *prov = l[i].run.provenance ? l[i].run.provenance : "";
+		const char *prov =
+		    l[i].run.provenance ? l[i].run.provenance : "";
 
-		while (j < ids.n && !strcmp(prov, l[j].run.provenance ?
-					    l[j].run.provenance : ""))
+		while (j < ids.n &&
+		       !strcmp(prov,
+			       l[j].run.provenance ? l[j].run.provenance : ""))
 			j++;
 		add_group(b, l + i, j - i);
 		i = j;
@@ -430,16 +447,18 @@ static int add_costs(struct build *b, struct cli_ctx *ctx, const struct args *a)
 	memset(lim, 0, sizeof(lim));
 	if (db_load_prices(ctx->db, ctx->region, NULL, ps, err)) {
 		msg_error("%s", err);
-		msg_hint("see 'ebsize pricing show' for the regions with prices");
+		msg_hint(
+		    "see 'ebsize pricing show' for the regions with prices");
 		goto out;
 	}
 	for (int t = 0; t < VT_COUNT; t++)
-		if (db_load_limits(ctx->db, (enum vol_type)t, NULL, &lim[t], err)) {
+		if (db_load_limits(ctx->db, (enum vol_type)t, NULL, &lim[t],
+				   err)) {
 			msg_error("%s", err);
 			goto out;
 		}
-	xsnprintf(note, sizeof(note), "%s, snapshot %lld (%s, as of %s)", ctx->region,
-		  ps->snapshot_id, ps->source, ps->as_of);
+	xsnprintf(note, sizeof(note), "%s, snapshot %lld (%s, as of %s)",
+		  ctx->region, ps->snapshot_id, ps->source, ps->as_of);
 	in.region = ctx->region;
 	in.prices_note = note;
 	in.lim = lim;
@@ -450,8 +469,10 @@ static int add_costs(struct build *b, struct cli_ctx *ctx, const struct args *a)
 	in.capacity_gib = 100;
 	in.io_kib = 16;
 	in.max_stripe = 8;
-	add(b, report_chart_cost_iops(unique_name(&b->names, "cost-iops"), &in));
-	add(b, report_chart_cost_size(unique_name(&b->names, "cost-size"), &in));
+	add(b,
+	    report_chart_cost_iops(unique_name(&b->names, "cost-iops"), &in));
+	add(b,
+	    report_chart_cost_size(unique_name(&b->names, "cost-size"), &in));
 	rc = EXIT_OK;
 out:
 	free(ps);
@@ -466,21 +487,32 @@ static void scan_summary(struct sbuf *sb, const struct scan_fleet *fl)
 	for (int usd = 1; usd >= 0; usd--)
 		for (size_t i = 0; i < t->n; i++) {
 			const struct scan_total *x = &t->t[i];
-			long long prop = x->scanned_u - x->savings_u + x->extra_u;
+			long long prop =
+			    x->scanned_u - x->savings_u + x->extra_u;
 			char now[48], after[48], save[48], year[48];
 
 			if ((strcmp(x->currency, "USD") == 0) != usd)
 				continue;
-			out_fmt_money(now, sizeof(now), scan_total_money(x->scanned_u), x->currency);
-			out_fmt_money(after, sizeof(after), scan_total_money(prop), x->currency);
-			out_fmt_money(save, sizeof(save), scan_total_money(x->savings_u), x->currency);
-			out_fmt_money(year, sizeof(year), scan_total_money(x->savings_u * 12),
+			out_fmt_money(now, sizeof(now),
+				      scan_total_money(x->scanned_u),
 				      x->currency);
-			sbuf_addf(sb, " %s: %zu volumes, %zu with a finding; %s a month now, "
-				  "%s after the proposals: saves %s a month (%s a year, %.1f %%).",
-				  x->currency, x->scanned, x->findings, now, after, save, year,
-				  x->scanned_u > 0 ? (double)x->savings_u * 100.0 /
-						     (double)x->scanned_u : 0.0);
+			out_fmt_money(after, sizeof(after),
+				      scan_total_money(prop), x->currency);
+			out_fmt_money(save, sizeof(save),
+				      scan_total_money(x->savings_u),
+				      x->currency);
+			out_fmt_money(year, sizeof(year),
+				      scan_total_money(x->savings_u * 12),
+				      x->currency);
+			sbuf_addf(
+			    sb,
+			    " %s: %zu volumes, %zu with a finding; %s a month now, "
+			    "%s after the proposals: saves %s a month (%s a year, %.1f %%).",
+			    x->currency, x->scanned, x->findings, now, after,
+			    save, year,
+			    x->scanned_u > 0 ? (double)x->savings_u * 100.0 /
+						   (double)x->scanned_u
+					     : 0.0);
 		}
 }
 
@@ -501,12 +533,15 @@ static int add_scan(struct build *b, struct cli_ctx *ctx, const struct args *a)
 	scan_fleet_sort(&st.fleet);
 	for (size_t i = 0; i < a->scan.nfiles; i++)
 		sbuf_addf(&src, "%s%s", i ? ", " : "", a->scan.files[i]);
-	sbuf_addf(&text, "What ebsize scan finds in %s%s: the monthly cost of the volumes "
-		  "with a finding now and after the proposed changes, by category and by "
-		  "region%s, and the volumes that save the most. Prices: on-demand, in each "
-		  "region's currency (amounts in two currencies are never added).",
-		  src.buf, a->generated ? " (GENERATED test data, not a real account)" : "",
-		  a->scan.by_tag ? " and tag" : "");
+	sbuf_addf(
+	    &text,
+	    "What ebsize scan finds in %s%s: the monthly cost of the volumes "
+	    "with a finding now and after the proposed changes, by category and by "
+	    "region%s, and the volumes that save the most. Prices: on-demand, in each "
+	    "region's currency (amounts in two currencies are never added).",
+	    src.buf,
+	    a->generated ? " (GENERATED test data, not a real account)" : "",
+	    a->scan.by_tag ? " and tag" : "");
 	scan_summary(&text, &st.fleet);
 	report_section(b->rep, "Inventory scan", text.buf);
 	o.prefix = unique_name(&b->names, "scan");
@@ -521,7 +556,8 @@ static int add_scan(struct build *b, struct cli_ctx *ctx, const struct args *a)
 	}
 	scan_charts_free(v, n);
 	if (!st.fleet.nfindings)
-		msg_info("report: the scan of %s has no findings to chart", src.buf);
+		msg_info("report: the scan of %s has no findings to chart",
+			 src.buf);
 out:
 	scan_state_release(&st);
 	sbuf_release(&src);
@@ -536,24 +572,28 @@ static int run(struct cli_ctx *ctx, void *args)
 	char err[EBS_ERRLEN];
 	int rc = EXIT_OK;
 
-	b.rep = report_new("ebsize report",
-			   "Charts from ebsize's embedded data and database: published fio "
-			   "benchmark runs with the credit-bucket model overlaid, cost curves "
-			   "from the solver, and the gp2 credit bucket.  Published runs have "
-			   "summaries only; they are drawn as published points, never as a "
-			   "per-second series.  Lines labelled modelled come from the model.  "
-			   "A scan section shows what ebsize scan finds in an inventory.");
+	b.rep = report_new(
+	    "ebsize report",
+	    "Charts from ebsize's embedded data and database: published fio "
+	    "benchmark runs with the credit-bucket model overlaid, cost curves "
+	    "from the solver, and the gp2 credit bucket.  Published runs have "
+	    "summaries only; they are drawn as published points, never as a "
+	    "per-second series.  Lines labelled modelled come from the model.  "
+	    "A scan section shows what ebsize scan finds in an inventory.");
 	if (a->bench) {
-		report_section(b.rep, "Benchmarks",
-			       "IOPS over time and latency percentiles per phase; gp2 and gp3 "
-			       "side by side where a write-up measured both.");
+		report_section(
+		    b.rep, "Benchmarks",
+		    "IOPS over time and latency percentiles per phase; gp2 and gp3 "
+		    "side by side where a write-up measured both.");
 		if ((rc = add_published(&b, ctx->db)) ||
 		    (a->runs.n && (rc = add_stored(&b, ctx->db, a))))
 			goto out;
 	}
 	if (a->compare) {
-		char *text = xstrfmt("Monthly cost in %s against the IOPS and the size a "
-				     "workload needs.", ctx->region);
+		char *text = xstrfmt(
+		    "Monthly cost in %s against the IOPS and the size a "
+		    "workload needs.",
+		    ctx->region);
 
 		report_section(b.rep, "Cost curves", text);
 		free(text);
@@ -561,10 +601,12 @@ static int run(struct cli_ctx *ctx, void *args)
 			goto out;
 	}
 	if (a->burst) {
-		report_section(b.rep, "gp2 credit bucket",
-			       "How long a gp2 volume bursts before its credit cliff.");
-		add(&b, report_chart_burst_sizes(unique_name(&b.names, "gp2-burst-duration"),
-						 a->load, a->sizes.v, a->sizes.n));
+		report_section(
+		    b.rep, "gp2 credit bucket",
+		    "How long a gp2 volume bursts before its credit cliff.");
+		add(&b, report_chart_burst_sizes(
+			    unique_name(&b.names, "gp2-burst-duration"),
+			    a->load, a->sizes.v, a->sizes.n));
 	}
 	if (a->scan_files.n && (rc = add_scan(&b, ctx, a)))
 		goto out;
@@ -589,23 +631,26 @@ const struct cmd cmd_report_def = {
 	.run = run,
 	.args_size = sizeof(struct args),
 	.flags = CMD_NEEDS_DB | CMD_OUTPUT_DIR,
-	.summary = "an HTML report with SVG charts: benchmarks, cost curves, credits",
-	.synopsis = "-o DIR [--bench] [--runs RUN]... [--compare] [--sizes LIST]"
-		    " [--iops N] [--burst] [--load IOPS]\n"
-		    "-o DIR --scan FILE... [--metrics FILE]... [--usage FILE]"
-		    " [--headroom PCT] [--min-savings USD] [--exclude-tag KEY[=VALUE]]..."
-		    " [--by-tag KEY] [--top N] [--generated]",
+	.summary =
+	    "an HTML report with SVG charts: benchmarks, cost curves, credits",
+	.synopsis =
+	    "-o DIR [--bench] [--runs RUN]... [--compare] [--sizes LIST]"
+	    " [--iops N] [--burst] [--load IOPS]\n"
+	    "-o DIR --scan FILE... [--metrics FILE]... [--usage FILE]"
+	    " [--headroom PCT] [--min-savings USD] [--exclude-tag KEY[=VALUE]]..."
+	    " [--by-tag KEY] [--top N] [--generated]",
 	.description =
-		"Write an HTML report with SVG charts to DIR: DIR/index.html (self-contained:\n"
-		"inline SVG and CSS, no scripts, nothing fetched, so it works offline and in\n"
-		"mail) and every chart also as DIR/NAME.svg.  Each chart is followed by the\n"
-		"data behind it.  Without --bench, --runs, --compare, --burst or --scan\n"
-		"the first three are written.  --scan charts what\n"
-		"ebsize scan finds in an inventory (the same analysis and options; the\n"
-		"global --region keeps only that region's volumes).\n"
-		"-o DIR (the global output option) names the directory, created if\n"
-		"missing.",
+	    "Write an HTML report with SVG charts to DIR: DIR/index.html (self-contained:\n"
+	    "inline SVG and CSS, no scripts, nothing fetched, so it works offline and in\n"
+	    "mail) and every chart also as DIR/NAME.svg.  Each chart is followed by the\n"
+	    "data behind it.  Without --bench, --runs, --compare, --burst or --scan\n"
+	    "the first three are written.  --scan charts what\n"
+	    "ebsize scan finds in an inventory (the same analysis and options; the\n"
+	    "global --region keeps only that region's volumes).\n"
+	    "-o DIR (the global output option) names the directory, created if\n"
+	    "missing.",
 	.opts = report_opts,
 	.check = check,
-	.epilog = "Exit status: 0 ok, 1 runtime error (nothing written), 2 usage error.",
+	.epilog =
+	    "Exit status: 0 ok, 1 runtime error (nothing written), 2 usage error.",
 };

@@ -40,8 +40,8 @@ const char *const scan_schema_names[] = { "focus", "cur2", "cur", NULL };
 
 static const struct opt scan_opts[] = {
 	{ "metrics", 0, OPT_LIST, A(metrics), "FILE",
-	  "CloudWatch get-metric-data output (repeatable)", .max = SCAN_MAX_FILES,
-	  .flags = OPT_PATH },
+	  "CloudWatch get-metric-data output (repeatable)",
+	  .max = SCAN_MAX_FILES, .flags = OPT_PATH },
 	{ "usage", 0, OPT_STR, A(usage), "FILE",
 	  "CSV volume_id,used_gib (data actually stored)", .flags = OPT_PATH },
 	{ "min-savings", 0, OPT_NUM, A(opts.min_savings_usd), "USD",
@@ -53,23 +53,26 @@ static const struct opt scan_opts[] = {
 	{ "exclude-tag", 0, OPT_LIST, A(excl), "K[=V]",
 	  "volumes tagged K (=V) are listed, never changed",
 	  .max = SCAN_MAX_EXCLUDES },
-	{ "by-tag", 0, OPT_STR, A(by_tag), "KEY", "totals by the value of tag KEY" },
+	{ "by-tag", 0, OPT_STR, A(by_tag), "KEY",
+	  "totals by the value of tag KEY" },
 	{ "alarm-minutes", 0, OPT_NUM, A(alarm_minutes), "M",
-	  "BurstBalance alarms fire M minutes before the\ncliff",
-	  .min = 1, .max = 1440, .def = "5" },
+	  "BurstBalance alarms fire M minutes before the\ncliff", .min = 1,
+	  .max = 1440, .def = "5" },
 	{ "limit", 0, OPT_INT, A(limit), "N",
 	  "table/md: show the N largest findings (0 = all);\n"
-	  "csv and json always list all", .min = 0, .max = 100000000,
-	  .def = "50" },
+	  "csv and json always list all",
+	  .min = 0, .max = 100000000, .def = "50" },
 	{ "metric-queries", 0, OPT_STR, A(queries), "FILE",
 	  "write the --metric-data-queries JSON for the\n"
-	  "in-use volumes of a describe-volumes FILE", .flags = OPT_PATH },
+	  "in-use volumes of a describe-volumes FILE",
+	  .flags = OPT_PATH },
 	{ "svg-dir", 0, OPT_STR, A(svg_dir), "DIR",
 	  "also chart the costs by category, region and tag and\n"
 	  "the top savings as DIR/scan-*.svg (--format md links\n"
-	  "them)", .flags = OPT_DIRNAME },
-	{ "period", 0, OPT_INT, A(period_s), "S",
-	  "metric period in seconds", .min = 60, .max = 86400, .def = "300", .unit = OPT_UNIT_SECONDS },
+	  "them)",
+	  .flags = OPT_DIRNAME },
+	{ "period", 0, OPT_INT, A(period_s), "S", "metric period in seconds",
+	  .min = 60, .max = 86400, .def = "300", .unit = OPT_UNIT_SECONDS },
 	{ "emit-sql", 0, OPT_ENUM, A(emit_sql), "DIALECT",
 	  "print the billing analysis as one SQL query for\n"
 	  "duckdb or athena (no input files; the global\n"
@@ -78,8 +81,9 @@ static const struct opt scan_opts[] = {
 	  .flags = OPT_OWNS_TABLE },
 	{ "schema", 0, OPT_ENUM, A(schema), "SCHEMA",
 	  "--emit-sql: the export's columns: focus, cur2 or\n"
-	  "cur (legacy CUR)", .choices = scan_schema_names,
-	  .noun = "billing schema", .def = "focus" },
+	  "cur (legacy CUR)",
+	  .choices = scan_schema_names, .noun = "billing schema",
+	  .def = "focus" },
 	{ NULL }
 };
 
@@ -87,8 +91,10 @@ int scan_args_check(const char *cmd, struct scan_args *a)
 {
 	for (size_t i = 0; i < a->excl.n; i++)
 		if (!*a->excl.v[i] || *a->excl.v[i] == '=')
-			return msg_usage_error(cmd, "--exclude-tag needs KEY or KEY=VALUE, not '%s'",
-					       a->excl.v[i]);
+			return msg_usage_error(
+			    cmd,
+			    "--exclude-tag needs KEY or KEY=VALUE, not '%s'",
+			    a->excl.v[i]);
 	a->opts.alarm_lead_s = a->alarm_minutes * 60.0;
 	return EXIT_OK;
 }
@@ -102,30 +108,42 @@ static int check(struct cli_ctx *ctx, void *args)
 	if ((rc = scan_args_check(c_, a)))
 		return rc;
 	if (a->period_s % 60)
-		return msg_usage_error(c_, "--period must be a multiple of 60 seconds, not '%ld'",
-				       a->period_s);
+		return msg_usage_error(
+		    c_, "--period must be a multiple of 60 seconds, not '%ld'",
+		    a->period_s);
 	if (ctx->noperands > SCAN_MAX_FILES)
-		return msg_usage_error(c_, "more than %d input files", SCAN_MAX_FILES);
+		return msg_usage_error(c_, "more than %d input files",
+				       SCAN_MAX_FILES);
 	a->files = ctx->operands;
 	a->nfiles = ctx->noperands;
 	if (cli_given(ctx, "emit-sql")) {
 		if (a->nfiles || a->queries)
-			return msg_usage_error(c_, "--emit-sql takes no input files: it prints SQL to run where the bill is");
+			return msg_usage_error(
+			    c_,
+			    "--emit-sql takes no input files: it prints SQL to run where the bill is");
 		if (ctx->format_set)
-			return msg_usage_error(c_, "--emit-sql prints SQL: --format does not apply");
+			return msg_usage_error(
+			    c_,
+			    "--emit-sql prints SQL: --format does not apply");
 		if (ctx->table && !billing_sql_table_ok(ctx->table))
-			return msg_usage_error(c_, "--table '%s' is not a plain table name ([schema.]table: letters, digits, _, quotes)",
-					       ctx->table);
+			return msg_usage_error(
+			    c_,
+			    "--table '%s' is not a plain table name ([schema.]table: letters, digits, _, quotes)",
+			    ctx->table);
 		return EXIT_OK;
 	}
 	if (cli_given(ctx, "schema"))
 		return msg_usage_error(c_, "--schema goes with --emit-sql");
 	if (a->queries && a->nfiles)
-		return msg_usage_error(c_, "--metric-queries takes no other input files");
+		return msg_usage_error(
+		    c_, "--metric-queries takes no other input files");
 	if (a->queries && a->svg_dir)
-		return msg_usage_error(c_, "--svg-dir goes with a scan, not --metric-queries");
+		return msg_usage_error(
+		    c_, "--svg-dir goes with a scan, not --metric-queries");
 	if (!a->queries && !a->nfiles)
-		return msg_usage_error(c_, "missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export)");
+		return msg_usage_error(
+		    c_,
+		    "missing inventory FILE (aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export)");
 	return EXIT_OK;
 }
 
@@ -201,7 +219,8 @@ int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
 	st->a = a;
 	st->progress = progress;
 	for (int t = 0; t < VT_COUNT; t++)
-		if ((rc = db_load_limits(ctx->db, (enum vol_type)t, NULL, &lim[t], st->err)))
+		if ((rc = db_load_limits(ctx->db, (enum vol_type)t, NULL,
+					 &lim[t], st->err)))
 			return cli_fail(ctx, rc, st->err);
 	fleet_opts(st, &fo);
 	fo.keep_top = keep_top;
@@ -212,9 +231,10 @@ int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
 	if (scan_load_inputs(st, kinds))
 		goto out;
 	/* StorageClasses alone still have cluster findings */
-	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st->k8s.npv && !st->k8s.nsc &&
-	    !scan_billing_volumes(st)) {
-		msg_error("no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export with resource ids");
+	if (!memchr(kinds, INV_VOLUMES, a->nfiles) && !st->k8s.npv &&
+	    !st->k8s.nsc && !scan_billing_volumes(st)) {
+		msg_error(
+		    "no volumes in the inputs: give aws ec2 describe-volumes or kubectl get pv -o json output, or a billing export with resource ids");
 		goto out;
 	}
 	/* billing exports are joined to the records by id: keep them all */
@@ -222,12 +242,14 @@ int scan_collect(struct cli_ctx *ctx, const struct scan_args *a,
 		scan_fleet_keep_all(&st->fleet);
 	if (scan_read_volumes(st, kinds))
 		goto out;
-	if (st->bill && scan_billing_join(st, memchr(kinds, INV_VOLUMES, a->nfiles) != NULL))
+	if (st->bill && scan_billing_join(
+			    st, memchr(kinds, INV_VOLUMES, a->nfiles) != NULL))
 		goto out;
 	scan_fleet_unmatched(&st->fleet);
 	scan_flush_warnings(st);
 	if (st->nwarn > SCAN_SHOW_WARNINGS)
-		msg_warn("%zu more warnings not shown", st->nwarn - SCAN_SHOW_WARNINGS);
+		msg_warn("%zu more warnings not shown",
+			 st->nwarn - SCAN_SHOW_WARNINGS);
 	rc = EXIT_OK;
 out:
 	free(kinds);
@@ -262,43 +284,45 @@ const struct cmd cmd_scan_def = {
 	.args_size = sizeof(struct scan_args),
 	.flags = CMD_NEEDS_DB,
 	.summary = "find EBS waste in an inventory: savings and fix commands",
-	.synopsis = "FILE... [--metrics FILE]... [--usage FILE] [--region R]"
-		    " [--min-savings USD] [--headroom PCT] [--exclude-tag KEY[=VALUE]]..."
-		    " [--by-tag KEY] [--alarm-minutes M] [--limit N] [--svg-dir DIR]\n"
-		    "--metric-queries VOLUMES.json [--period S]\n"
-		    "--emit-sql duckdb|athena [--schema focus|cur2|cur] [--table NAME]"
-		    " [--region R]...",
+	.synopsis =
+	    "FILE... [--metrics FILE]... [--usage FILE] [--region R]"
+	    " [--min-savings USD] [--headroom PCT] [--exclude-tag KEY[=VALUE]]..."
+	    " [--by-tag KEY] [--alarm-minutes M] [--limit N] [--svg-dir DIR]\n"
+	    "--metric-queries VOLUMES.json [--period S]\n"
+	    "--emit-sql duckdb|athena [--schema focus|cur2|cur] [--table NAME]"
+	    " [--region R]...",
 	.description =
-		"Find EBS waste in an inventory: gp2 that gp3 serves cheaper at no loss\n"
-		"of performance, gp2 sized for IOPS rather than data, gp2 about to run out\n"
-		"of burst credits, io1/io2/gp3 provisioned far above their observed peak,\n"
-		"and unattached volumes.  Each finding has the current and proposed\n"
-		"configuration, monthly and annual savings, risk, confidence and the\n"
-		"commands to apply it.  Kubernetes volumes are moved with a\n"
-		"VolumeAttributesClass (an existing one when its parameters match),\n"
-		"in-tree ones with modify-volume; claims with a modification under way\n"
-		"get none.  Cluster findings come first: a default StorageClass that\n"
-		"provisions gp2 or is in-tree, several defaults, none while claims name\n"
-		"gp2 classes; with the gp3 StorageClass and the kubectl lines.\n"
-		"Inputs are told apart by content, in any order:\n"
-		"  aws ec2 describe-volumes output (any number of pages or files),\n"
-		"  kubectl get pv, pvc -A, storageclass, volumeattributesclass -o json\n"
-		"  (one List or several files),\n"
-		"  aws cloudwatch get-metric-data output (queries from --metric-queries),\n"
-		"  billing exports: FOCUS 1.0+, legacy CUR or CUR 2.0 CSV, plain or .gz,\n"
-		"  with resource ids (told by their header; several months or accounts).\n"
-		"Billed volumes get findings of their own (gp2 -> gp3, io1 -> io2 or gp3,\n"
-		"gp2 sized for IOPS), prorated over the hours billed, with the billed and\n"
-		"the list cost; those also in describe-volumes keep its finding, with the\n"
-		"billed cost as current, and those absent from it are reported.\n"
-		"The global --region R limits the scan to volumes in region R (default:\n"
-		"all regions).  --emit-sql prints the billing analysis as one SQL query\n"
-		"for DuckDB or Athena, with the prices in force of every --region R\n"
-		"given (default: of every region with prices) embedded.",
+	    "Find EBS waste in an inventory: gp2 that gp3 serves cheaper at no loss\n"
+	    "of performance, gp2 sized for IOPS rather than data, gp2 about to run out\n"
+	    "of burst credits, io1/io2/gp3 provisioned far above their observed peak,\n"
+	    "and unattached volumes.  Each finding has the current and proposed\n"
+	    "configuration, monthly and annual savings, risk, confidence and the\n"
+	    "commands to apply it.  Kubernetes volumes are moved with a\n"
+	    "VolumeAttributesClass (an existing one when its parameters match),\n"
+	    "in-tree ones with modify-volume; claims with a modification under way\n"
+	    "get none.  Cluster findings come first: a default StorageClass that\n"
+	    "provisions gp2 or is in-tree, several defaults, none while claims name\n"
+	    "gp2 classes; with the gp3 StorageClass and the kubectl lines.\n"
+	    "Inputs are told apart by content, in any order:\n"
+	    "  aws ec2 describe-volumes output (any number of pages or files),\n"
+	    "  kubectl get pv, pvc -A, storageclass, volumeattributesclass -o json\n"
+	    "  (one List or several files),\n"
+	    "  aws cloudwatch get-metric-data output (queries from --metric-queries),\n"
+	    "  billing exports: FOCUS 1.0+, legacy CUR or CUR 2.0 CSV, plain or .gz,\n"
+	    "  with resource ids (told by their header; several months or accounts).\n"
+	    "Billed volumes get findings of their own (gp2 -> gp3, io1 -> io2 or gp3,\n"
+	    "gp2 sized for IOPS), prorated over the hours billed, with the billed and\n"
+	    "the list cost; those also in describe-volumes keep its finding, with the\n"
+	    "billed cost as current, and those absent from it are reported.\n"
+	    "The global --region R limits the scan to volumes in region R (default:\n"
+	    "all regions).  --emit-sql prints the billing analysis as one SQL query\n"
+	    "for DuckDB or Athena, with the prices in force of every --region R\n"
+	    "given (default: of every region with prices) embedded.",
 	.opts = scan_opts,
 	.operands = "FILE...",
 	.max_operands = -1,
 	.check = check,
 	.epilog = "Exit status: 0 ok, 1 unreadable or invalid input, 2 usage.",
-	.tables = "findings, summary, kubernetes, cluster_findings, cluster_commands, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, billing, billing_files, billing_totals, notes",
+	.tables =
+	    "findings, summary, kubernetes, cluster_findings, cluster_commands, totals_by_currency, totals_by_category, totals_by_region, totals_by_tag, billing, billing_files, billing_totals, notes",
 };

@@ -20,12 +20,12 @@
 #include "ebsize/inventory.h"
 #include "ebsize/scan_fleet.h"
 
-#define SCAN_MAX_FILES 4096
-#define SCAN_MAX_EXCLUDES 32
+#define SCAN_MAX_FILES	   4096
+#define SCAN_MAX_EXCLUDES  32
 #define SCAN_SHOW_WARNINGS 20
 
 struct scan_args {
-	const char **files;       /* the operands */
+	const char **files; /* the operands */
 	size_t nfiles;
 	struct opt_list metrics;
 	const char *usage;
@@ -35,9 +35,9 @@ struct scan_args {
 	long period_s;
 	long limit;
 	double alarm_minutes;
-	int emit_sql;             /* enum bill_dialect, when given */
-	int schema;               /* index in scan_schema_names */
-	const char *svg_dir;      /* --svg-dir: the charts as SVG files */
+	int emit_sql;	     /* enum bill_dialect, when given */
+	int schema;	     /* index in scan_schema_names */
+	const char *svg_dir; /* --svg-dir: the charts as SVG files */
 	struct scan_opts opts;
 };
 
@@ -64,7 +64,7 @@ void scan_input_close(struct scan_input *in);
 /* kinds[i] of a billing export among the operands (not an enum inv_kind). */
 #define SCAN_KIND_BILLING 'b'
 
-struct scan_bill;   /* billing exports read (cmd_scan_billing.c) */
+struct scan_bill; /* billing exports read (cmd_scan_billing.c) */
 
 /* The prices of a region, loaded once from the database. */
 struct scan_region_prices {
@@ -77,21 +77,21 @@ struct scan_state {
 	struct cli_ctx *ctx;
 	const struct scan_args *a;
 	struct scan_fleet fleet;
-	struct scan_region_prices **rp;   /* each on its own: pointers stay */
+	struct scan_region_prices **rp; /* each on its own: pointers stay */
 	size_t nrp, arp;
 	struct inv_k8s k8s;
 	struct inv_metrics metrics;
 	struct inv_usage usage;
-	struct inv_warnings warn;     /* the parsers' warnings */
-	size_t nwarn;                 /* printed so far (capped) */
-	size_t no_price_said;         /* fleet.no_price entries warned about */
-	struct scan_input stdin_in;   /* stdin, read once when a volume file */
-	struct scan_input *cur;       /* the describe-volumes file being read */
-	size_t nread;                 /* volume records read (progress) */
-	const char *progress;         /* the progress line's prefix, or NULL */
-	uint32_t *cmd_rows;           /* report: human commands (rec << 2 | kind) */
+	struct inv_warnings warn;   /* the parsers' warnings */
+	size_t nwarn;		    /* printed so far (capped) */
+	size_t no_price_said;	    /* fleet.no_price entries warned about */
+	struct scan_input stdin_in; /* stdin, read once when a volume file */
+	struct scan_input *cur;	    /* the describe-volumes file being read */
+	size_t nread;		    /* volume records read (progress) */
+	const char *progress;	    /* the progress line's prefix, or NULL */
+	uint32_t *cmd_rows; /* report: human commands (rec << 2 | kind) */
 	size_t ncmd_rows;
-	struct scan_bill *bill;       /* billing exports; NULL: none given */
+	struct scan_bill *bill; /* billing exports; NULL: none given */
 	char err[EBS_ERRLEN];
 };
 
@@ -191,10 +191,10 @@ void scan_describe(const struct vol_config *c, char *buf, size_t n);
  * currency's with "-cny" ... after).  After scan_fleet_sort.
  */
 struct scan_chart_opts {
-	const char *prefix;           /* file stems: "scan" */
-	const char *source;           /* the inventory, for captions */
-	int generated;                /* generated test data: said so */
-	size_t top;                   /* volumes in the top chart */
+	const char *prefix; /* file stems: "scan" */
+	const char *source; /* the inventory, for captions */
+	int generated;	    /* generated test data: said so */
+	size_t top;	    /* volumes in the top chart */
 };
 
 struct report_chart;

@@ -41,10 +41,10 @@
 
 /* Whose rules made a billed volume's finding. */
 enum link_how {
-	LINK_NONE,         /* no finding (none, dropped, not analysed) */
-	LINK_BILLING,      /* the billing rules */
-	LINK_INVENTORY,    /* describe-volumes / PV: the scan rules */
-	LINK_METRICS,      /* the scan rules on the billed configuration */
+	LINK_NONE,	/* no finding (none, dropped, not analysed) */
+	LINK_BILLING,	/* the billing rules */
+	LINK_INVENTORY, /* describe-volumes / PV: the scan rules */
+	LINK_METRICS,	/* the scan rules on the billed configuration */
 };
 
 /* What the report needs of one billed volume (parallel to data->vol). */
@@ -52,21 +52,21 @@ struct scan_bill_link {
 	const struct bill_volume *v;
 	const struct bill_finding *f;
 	enum link_how how;
-	int in_scope;          /* not outside --region */
-	int has_rec;           /* a finding is listed for it */
-	int counted;           /* a finding that counts (not excluded) */
-	int unpriced;          /* counted as unpriced */
-	int cur_billed;        /* its current cost is the billed one */
+	int in_scope;	/* not outside --region */
+	int has_rec;	/* a finding is listed for it */
+	int counted;	/* a finding that counts (not excluded) */
+	int unpriced;	/* counted as unpriced */
+	int cur_billed; /* its current cost is the billed one */
 	double save_month, save_period, save_billed;
 };
 
 struct scan_bill {
-	struct billing_data *d;      /* while reading; then r.data */
+	struct billing_data *d; /* while reading; then r.data */
 	struct billing_result r;
 	int joined;
 	struct scan_bill_link *link;
-	size_t issues_said;          /* d->issues already warned about */
-	int described;               /* describe-volumes files given */
+	size_t issues_said; /* d->issues already warned about */
+	int described;	    /* describe-volumes files given */
 	/* the billed volumes, by what became of them */
 	size_t in_inventory, by_metrics, by_billing, not_in_inventory;
 	size_t no_finding, excluded, below_min, other_region, bad_id;
@@ -147,16 +147,18 @@ static void file_warnings(struct scan_state *st, struct scan_bill *b,
 	char kinds[256];
 
 	if (!f->have_id_column || (f->bad[BILL_BAD_NO_ID] && !f->volume_rows)) {
-		msg_warn("'%s': %s: its %zu EBS volume row(s) cannot be told apart per volume",
-			 f->name, f->have_id_column ? "no EBS volume row has a resource id" :
-			 "the export has no resource id column",
-			 f->bad[BILL_BAD_NO_ID]);
+		msg_warn(
+		    "'%s': %s: its %zu EBS volume row(s) cannot be told apart per volume",
+		    f->name,
+		    f->have_id_column ? "no EBS volume row has a resource id"
+				      : "the export has no resource id column",
+		    f->bad[BILL_BAD_NO_ID]);
 		msg_hint("%s", billing_resource_id_hint(f->format));
 	}
 	if (bad) {
 		bad_kinds(f, kinds, sizeof(kinds));
-		inv_warn(&st->warn, "'%s': %zu bad row(s) skipped (%s)", f->name,
-			 bad, kinds);
+		inv_warn(&st->warn, "'%s': %zu bad row(s) skipped (%s)",
+			 f->name, bad, kinds);
 	}
 	for (; b->issues_said < d->nissues; b->issues_said++) {
 		const struct bill_issue *is = &d->issues[b->issues_said];
@@ -166,8 +168,10 @@ static void file_warnings(struct scan_state *st, struct scan_bill *b,
 		named++;
 	}
 	if (bad > named)
-		inv_warn(&st->warn, "'%s': %zu more bad row(s) not named (the first %d of each file are)",
-			 f->name, bad - named, BILL_MAX_ISSUES_PER_FILE);
+		inv_warn(
+		    &st->warn,
+		    "'%s': %zu more bad row(s) not named (the first %d of each file are)",
+		    f->name, bad - named, BILL_MAX_ISSUES_PER_FILE);
 	scan_flush_warnings(st);
 }
 
@@ -184,15 +188,19 @@ int scan_billing_input(struct scan_state *st, const char *name,
 	if (!in) {
 		/* only a regular file can be looked at twice (not a pipe);
 		 * one that cannot be opened is the caller's to report */
-		if (!strcmp(name, "-") || stat(name, &sb) || !S_ISREG(sb.st_mode) ||
-		    billing_sniff_file(name, &fmt, err) || fmt == BILL_FMT_UNKNOWN)
+		if (!strcmp(name, "-") || stat(name, &sb) ||
+		    !S_ISREG(sb.st_mode) ||
+		    billing_sniff_file(name, &fmt, err) ||
+		    fmt == BILL_FMT_UNKNOWN)
 			return 0;
 	} else {
 		fmt = billing_detect(in->data, in->len);
 		if (fmt == BILL_FMT_UNKNOWN && in->len >= 2 &&
-		    (unsigned char)in->data[0] == 0x1f && (unsigned char)in->data[1] == 0x8b) {
-			msg_error("'%s': gzip data from standard input or a pipe: give the billing export's file name (plain CSV can come from a pipe)",
-				  name);
+		    (unsigned char)in->data[0] == 0x1f &&
+		    (unsigned char)in->data[1] == 0x8b) {
+			msg_error(
+			    "'%s': gzip data from standard input or a pipe: give the billing export's file name (plain CSV can come from a pipe)",
+			    name);
 			return 1;
 		}
 		if (fmt == BILL_FMT_UNKNOWN)
@@ -202,8 +210,8 @@ int scan_billing_input(struct scan_state *st, const char *name,
 	b = bill_state(st);
 	if (msg_progress_enabled())
 		msg_progress("reading billing export '%s'", name);
-	rc = in ? billing_parse_buffer(b->d, name, in->data, in->len, err) :
-		  billing_read_file(b->d, name, err);
+	rc = in ? billing_parse_buffer(b->d, name, in->data, in->len, err)
+		: billing_read_file(b->d, name, err);
 	msg_progress_done();
 	if (rc) {
 		msg_error("%s", err);
@@ -222,7 +230,8 @@ static int bill_prices(const char *region, const struct price_set **ps,
 	const struct price_set *p;
 
 	(void)err;
-	if (strlen(region) >= sizeof(((struct scan_region_prices *)0)->region) ||
+	if (strlen(region) >=
+		sizeof(((struct scan_region_prices *)0)->region) ||
 	    !(p = scan_prices_for(arg, region)))
 		return 1;
 	*ps = p;
@@ -268,8 +277,10 @@ static void finding_of(const struct bill_finding *bf, double headroom_pct,
 	fd->prop_usd = bf->prop_per_month;
 	fd->save_usd = bf->save_per_month;
 	fd->risk = fd->cat == SCAN_IO1_TO_GP3 ? SCAN_MEDIUM : SCAN_LOW;
-	fd->confidence = fd->cat == SCAN_IO1_TO_GP3 || fd->cat == SCAN_NOT_IN_INVENTORY ?
-		SCAN_MEDIUM : SCAN_HIGH;
+	fd->confidence =
+	    fd->cat == SCAN_IO1_TO_GP3 || fd->cat == SCAN_NOT_IN_INVENTORY
+		? SCAN_MEDIUM
+		: SCAN_HIGH;
 	fd->cliff_s = -1;
 	fd->used_gib = -1;
 	fd->peak_iops = -1;
@@ -312,7 +323,8 @@ static void attach(struct scan_fleet *fl, struct scan_bill *b,
 	l->has_rec = 1;
 	l->counted = r->f.cat != SCAN_EXCLUDED;
 	if (v->months > 0 && !strcmp(v->currency, r->currency)) {
-		scan_fleet_set_current(fl, r, scan_usd(v->billed_total / v->months));
+		scan_fleet_set_current(fl, r,
+				       scan_usd(v->billed_total / v->months));
 		l->cur_billed = 1;
 		b->cur_billed++;
 	}
@@ -358,19 +370,22 @@ static int join_billed(struct scan_state *st, struct scan_bill *b,
 	case BILL_NO_PRICES:
 		b->no_prices++;
 		l->unpriced = 1;
-		scan_fleet_no_price(fl, v->region, scan_prices_for(st, v->region) ?
-				    model_type_name(v->type) : NULL);
+		scan_fleet_no_price(fl, v->region,
+				    scan_prices_for(st, v->region)
+					? model_type_name(v->type)
+					: NULL);
 		return 0;
 	case BILL_OTHER_CURRENCY:
 		fl->skipped++;
 		b->other_currency++;
 		l->unpriced = 1;
-		inv_warn(&st->warn, "'%s': line %zu: volume '%s' is billed in %s, the prices of region '%s' are in %s: not compared; skipped",
-			 v->file, v->line, v->id, v->currency, v->region,
-			 f->price_currency ? f->price_currency : "?");
+		inv_warn(
+		    &st->warn,
+		    "'%s': line %zu: volume '%s' is billed in %s, the prices of region '%s' are in %s: not compared; skipped",
+		    v->file, v->line, v->id, v->currency, v->region,
+		    f->price_currency ? f->price_currency : "?");
 		return 0;
-	default:
-		break;
+	default: break;
 	}
 	scan_fleet_count(fl, v->region, v->currency, f->cur_per_month);
 	if (f->cat == BILL_NONE) {
@@ -413,7 +428,8 @@ int scan_billing_join(struct scan_state *st, int described)
 	/* billing_analyze owns the data from here, error or not */
 	b->joined = 1;
 	if (billing_analyze(b->d, bill_prices, st, fl->lim,
-			    described ? scan_fleet_ids(fl) : NULL, &b->r, st->err)) {
+			    described ? scan_fleet_ids(fl) : NULL, &b->r,
+			    st->err)) {
 		msg_error("%s", st->err);
 		strmap_release(&rec_of);
 		return 1;
@@ -434,15 +450,18 @@ int scan_billing_join(struct scan_state *st, int described)
 			/* described (or a PV): that record decides */
 			b->in_inventory++;
 			if ((at = (uintptr_t)strmap_get(&rec_of, v->id)))
-				attach(fl, b, &fl->recs[at - 1], l, LINK_INVENTORY);
+				attach(fl, b, &fl->recs[at - 1], l,
+				       LINK_INVENTORY);
 			continue;
 		}
 		if (!region_ok(v->region)) {
 			fl->skipped++;
 			b->bad_id++;
 			l->in_scope = 0;
-			inv_warn(&st->warn, "'%s': line %zu: volume '%s' has no usable region ('%s'); skipped",
-				 v->file, v->line, v->id, v->region);
+			inv_warn(
+			    &st->warn,
+			    "'%s': line %zu: volume '%s' has no usable region ('%s'); skipped",
+			    v->file, v->line, v->id, v->region);
 			continue;
 		}
 		if (only && strcmp(v->region, only)) {
@@ -455,17 +474,21 @@ int scan_billing_join(struct scan_state *st, int described)
 			fl->skipped++;
 			b->bad_id++;
 			l->in_scope = 0;
-			inv_warn(&st->warn, "'%s': line %zu: resource id '%.64s' is longer than an EBS volume id; skipped",
-				 v->file, v->line, v->id);
+			inv_warn(
+			    &st->warn,
+			    "'%s': line %zu: resource id '%.64s' is longer than an EBS volume id; skipped",
+			    v->file, v->line, v->id);
 			continue;
 		}
 		rc = join_billed(st, b, l);
 	}
 	strmap_release(&rec_of);
 	if (b->no_size)
-		inv_warn(&st->warn, "%zu billed volume(s) have IOPS or throughput rows but no storage rows, so no size, such as '%s' ('%s' line %zu); skipped",
-			 b->no_size, b->no_size_first->id, b->no_size_first->file,
-			 b->no_size_first->line);
+		inv_warn(
+		    &st->warn,
+		    "%zu billed volume(s) have IOPS or throughput rows but no storage rows, so no size, such as '%s' ('%s' line %zu); skipped",
+		    b->no_size, b->no_size_first->id, b->no_size_first->file,
+		    b->no_size_first->line);
 	scan_flush_warnings(st);
 	return rc;
 }
@@ -490,8 +513,8 @@ void scan_rec_reason(const struct scan_rec *r, char *buf, size_t n)
 	}
 	scan_reason(&r->f, buf, n);
 	if (l && l->cur_billed && (len = strlen(buf)) + 1 < n)
-		xsnprintf(buf + len, n - len, "; current cost as billed (%.0f h)",
-			  l->v->hours);
+		xsnprintf(buf + len, n - len,
+			  "; current cost as billed (%.0f h)", l->v->hours);
 }
 
 /* Control characters of s as '?' (human tables: one cell, one line). */
@@ -534,7 +557,8 @@ void scan_billing_cols(struct out_table *t, int human)
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bill_cols); i++)
-		out_col(t, bill_cols[i].key, bill_cols[i].key, bill_cols[i].style);
+		out_col(t, bill_cols[i].key, bill_cols[i].key,
+			bill_cols[i].style);
 }
 
 void scan_billing_cells(struct out_table *t, const struct scan_rec *r,
@@ -576,7 +600,8 @@ void scan_billing_cells(struct out_table *t, const struct scan_rec *r,
 	out_money(t, scan_usd(v->list_total), v->currency);
 	out_num(t, l->f->discount);
 	if (v->months > 0)
-		out_money(t, scan_usd(v->billed_total / v->months), v->currency);
+		out_money(t, scan_usd(v->billed_total / v->months),
+			  v->currency);
 	else
 		out_null(t);
 	out_money(t, l->save_period, v->currency);
@@ -590,7 +615,8 @@ static void iso_time(long long t, char *buf, size_t n)
 	time_t tt = (time_t)t;
 	struct tm tm;
 
-	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	if (!t || !gmtime_r(&tt, &tm) ||
+	    !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		buf[0] = '\0';
 }
 
@@ -618,11 +644,13 @@ static void bill_record(struct out_doc *doc, const struct scan_bill *b)
 		   billing_period_hours(d));
 	out_kv_int(t, "rows", "Rows", (long long)rows);
 	out_kv_int(t, "volume_rows", "EBS volume rows", (long long)vrows);
-	out_kv_int(t, "snapshot_rows", "Snapshot rows (skipped)", (long long)snap);
+	out_kv_int(t, "snapshot_rows", "Snapshot rows (skipped)",
+		   (long long)snap);
 	out_kv_int(t, "other_rows", "Other rows (skipped)", (long long)other);
 	out_kv_int(t, "bad_rows", "Bad rows (skipped)", (long long)bad);
 	out_kv_int(t, "volumes", "Volumes billed", (long long)d->nvol);
-	out_kv_int(t, "partial", "... billed part of the period", (long long)b->partial);
+	out_kv_int(t, "partial", "... billed part of the period",
+		   (long long)b->partial);
 	out_kv_int(t, "in_inventory", "... in describe-volumes or a PV",
 		   (long long)b->in_inventory);
 	out_kv_int(t, "by_metrics", "... with metrics or used space",
@@ -631,16 +659,22 @@ static void bill_record(struct out_doc *doc, const struct scan_bill *b)
 		   (long long)b->by_billing);
 	out_kv_int(t, "not_in_inventory", "... billed, not in describe-volumes",
 		   (long long)b->not_in_inventory);
-	out_kv_int(t, "no_finding", "Priced, nothing to propose", (long long)b->no_finding);
-	out_kv_int(t, "below_min_savings", "Below --min-savings", (long long)b->below_min);
+	out_kv_int(t, "no_finding", "Priced, nothing to propose",
+		   (long long)b->no_finding);
+	out_kv_int(t, "below_min_savings", "Below --min-savings",
+		   (long long)b->below_min);
 	out_kv_int(t, "excluded", "Excluded by tag", (long long)b->excluded);
-	out_kv_int(t, "no_size", "No storage rows (size unknown)", (long long)b->no_size);
+	out_kv_int(t, "no_size", "No storage rows (size unknown)",
+		   (long long)b->no_size);
 	out_kv_int(t, "no_prices", "No prices for the region or type",
 		   (long long)b->no_prices);
-	out_kv_int(t, "other_currency", "Billed in another currency than the prices",
+	out_kv_int(t, "other_currency",
+		   "Billed in another currency than the prices",
 		   (long long)b->other_currency);
-	out_kv_int(t, "other_regions", "Outside --region", (long long)b->other_region);
-	out_kv_int(t, "unusable", "Unusable id or region", (long long)b->bad_id);
+	out_kv_int(t, "other_regions", "Outside --region",
+		   (long long)b->other_region);
+	out_kv_int(t, "unusable", "Unusable id or region",
+		   (long long)b->bad_id);
 	out_kv_bool(t, "described", "describe-volumes given", b->described);
 }
 
@@ -678,13 +712,15 @@ static void bill_files(struct out_doc *doc, const struct billing_data *d,
 
 	for (size_t i = 0; i < ARRAY_SIZE(file_cols); i++)
 		if (!human || !file_cols[i].machine_only)
-			out_col(t, file_cols[i].key, human ? file_cols[i].title :
-				file_cols[i].key, file_cols[i].style);
+			out_col(t, file_cols[i].key,
+				human ? file_cols[i].title : file_cols[i].key,
+				file_cols[i].style);
 	for (size_t i = 0; i < d->nfiles; i++) {
 		const struct bill_file *f = &d->files[i];
 
 		out_row(t);
-		out_str(t, human ? one_line(f->name, buf, sizeof(buf)) : f->name);
+		out_str(t,
+			human ? one_line(f->name, buf, sizeof(buf)) : f->name);
 		out_str(t, billing_format_name(f->format));
 		out_str(t, *f->currency ? f->currency : NULL);
 		out_bool(t, f->have_id_column);
@@ -734,9 +770,7 @@ static const char *group_key(const struct bill_volume *v, int by,
 	case BY_CURRENCY: return v->currency;
 	case BY_ACCOUNT: return v->usage_account;
 	case BY_REGION: return v->region;
-	default:
-		s = billing_tag(v, tag_key);
-		return s ? s : "";
+	default: s = billing_tag(v, tag_key); return s ? s : "";
 	}
 }
 
@@ -812,7 +846,8 @@ static void bill_totals(struct out_doc *doc, const struct scan_state *st,
 	out_col(o, "savings_period", "Saves (period)", OUT_USD);
 	out_col(o, "savings_period_billed", "... as billed", OUT_USD);
 	for (size_t i = 0; i < n; i++) {
-		const char *key = t[i].by == BY_TAG && !*t[i].key ? "(untagged)" : t[i].key;
+		const char *key =
+		    t[i].by == BY_TAG && !*t[i].key ? "(untagged)" : t[i].key;
 
 		out_row(o);
 		out_str(o, by_names[t[i].by]);
@@ -840,16 +875,24 @@ void scan_billing_report(struct out_doc *doc, const struct scan_state *st,
 	bill_record(doc, b);
 	bill_files(doc, b->r.data, human);
 	bill_totals(doc, st, human);
-	out_note(doc, "billing: billed (BilledCost, net unblended cost) and list (ListCost, public on-demand cost) are over the period billed, in the bill's currency; findings of billed volumes are priced per month at the prices in force, and over the period prorated by the months billed (billing.savings_period) and at the volume's billed/list ratio (billing.savings_period_billed)");
+	out_note(
+	    doc,
+	    "billing: billed (BilledCost, net unblended cost) and list (ListCost, public on-demand cost) are over the period billed, in the bill's currency; findings of billed volumes are priced per month at the prices in force, and over the period prorated by the months billed (billing.savings_period) and at the volume's billed/list ratio (billing.savings_period_billed)");
 	if (b->partial)
-		out_note(doc, "%zu billed volume(s) were billed for part of the period (billing.partial): their savings over the period are prorated",
-			 b->partial);
+		out_note(
+		    doc,
+		    "%zu billed volume(s) were billed for part of the period (billing.partial): their savings over the period are prorated",
+		    b->partial);
 	if (b->cur_billed)
-		out_note(doc, "%zu volume(s) also in describe-volumes, a PV, metrics or used space: the finding is the inventory's rules', its current cost the billed one per month billed (billed / months)",
-			 b->cur_billed);
+		out_note(
+		    doc,
+		    "%zu volume(s) also in describe-volumes, a PV, metrics or used space: the finding is the inventory's rules', its current cost the billed one per month billed (billed / months)",
+		    b->cur_billed);
 	if (b->not_in_inventory)
-		out_note(doc, "%zu volume(s) billed but not in the describe-volumes files: deleted since, or in an account or region not described",
-			 b->not_in_inventory);
+		out_note(
+		    doc,
+		    "%zu volume(s) billed but not in the describe-volumes files: deleted since, or in an account or region not described",
+		    b->not_in_inventory);
 }
 
 /* ------------------------------------------------------------ SQL */
@@ -892,7 +935,8 @@ static int sql_regions(struct cli_ctx *ctx, struct region_list *l)
 		if (dup)
 			continue;
 		xgrow((void **)&l->code, &l->alloc, l->n + 1, sizeof(*l->code));
-		xsnprintf(l->code[l->n++], sizeof(*l->code), "%s", ctx->regions[i]);
+		xsnprintf(l->code[l->n++], sizeof(*l->code), "%s",
+			  ctx->regions[i]);
 	}
 	return EXIT_OK;
 }
@@ -910,14 +954,16 @@ int scan_emit_sql(const struct scan_args *a, struct cli_ctx *ctx)
 	int rc;
 
 	for (int t = 0; t < VT_COUNT; t++)
-		if ((rc = db_load_limits(ctx->db, (enum vol_type)t, NULL, &lim[t], err)))
+		if ((rc = db_load_limits(ctx->db, (enum vol_type)t, NULL,
+					 &lim[t], err)))
 			return cli_fail(ctx, rc, err);
 	if ((rc = sql_regions(ctx, &regions)))
 		goto out;
 	sets = xcalloc(regions.n ? regions.n : 1, sizeof(*sets));
 	p = xcalloc(regions.n ? regions.n : 1, sizeof(*p));
 	for (size_t i = 0; i < regions.n; i++) {
-		if ((rc = cli_load_prices(ctx, regions.code[i], NULL, NULL, &sets[i])))
+		if ((rc = cli_load_prices(ctx, regions.code[i], NULL, NULL,
+					  &sets[i])))
 			goto out;
 		p[i].ps = &sets[i];
 		p[i].currency = sets[i].currency;
@@ -931,8 +977,11 @@ int scan_emit_sql(const struct scan_args *a, struct cli_ctx *ctx)
 	o.table = ctx->table;
 	o.version = EBSIZE_VERSION;
 	if (!(sql = billing_sql(&o, p, regions.n, lim, err))) {
-		rc = cli_fail(ctx, o.table && !billing_sql_table_ok(o.table) ?
-			      EBS_ERR_USAGE : EBS_ERR_TOO_BIG, err);
+		rc = cli_fail(ctx,
+			      o.table && !billing_sql_table_ok(o.table)
+				  ? EBS_ERR_USAGE
+				  : EBS_ERR_TOO_BIG,
+			      err);
 		goto out;
 	}
 	if (!(f = cli_out(ctx, ctx->cmd_name, "SQL"))) {

@@ -32,12 +32,12 @@
 void scan_book_findings(struct out_table *t)
 {
 	/* over the row's own configuration cells and the Prices sheet */
-	char *cur = price_sheet_cost_volume("{region}", "{current.type}",
-					    "{current.size_gib}", "{current.iops}",
-					    "{current.throughput_mibps}");
-	char *prop = price_sheet_cost_volume("{region}", "{proposed.type}",
-					     "{proposed.size_gib}", "{proposed.iops}",
-					     "{proposed.throughput_mibps}");
+	char *cur = price_sheet_cost_volume(
+	    "{region}", "{current.type}", "{current.size_gib}",
+	    "{current.iops}", "{current.throughput_mibps}");
+	char *prop = price_sheet_cost_volume(
+	    "{region}", "{proposed.type}", "{proposed.size_gib}",
+	    "{proposed.iops}", "{proposed.throughput_mibps}");
 
 	out_sheet(t, "Findings");
 	out_formula(t, "current.monthly_usd", cur);
@@ -48,9 +48,10 @@ void scan_book_findings(struct out_table *t)
 	 * absent from describe-volumes (it has no proposal); a saving is
 	 * never negative (a burst-risk fix that costs more has its extra
 	 * cost instead) */
-	out_formula(t, "savings.monthly_usd",
-		    "IF(OR({category}=\"excluded\",{category}=\"not_in_inventory\"),0,"
-		    "MAX(0,{current.monthly_usd}-{proposed.monthly_usd}))");
+	out_formula(
+	    t, "savings.monthly_usd",
+	    "IF(OR({category}=\"excluded\",{category}=\"not_in_inventory\"),0,"
+	    "MAX(0,{current.monthly_usd}-{proposed.monthly_usd}))");
 	out_formula(t, "savings.annual_usd", "12*{savings.monthly_usd}");
 	out_formula(t, "extra_cost.monthly_usd",
 		    "IF({category}=\"gp2_burst_risk\","
@@ -67,23 +68,28 @@ void scan_book_summary(struct out_table *t)
 {
 #define F_USD(col) "SUMIFS({findings!" col "},{findings!currency},\"USD\")"
 	out_sheet(t, "Summary");
-	out_formula(t, "findings",
-		    "COUNTA({findings!volume_id})-COUNTIF({findings!category},\"excluded\")");
+	out_formula(
+	    t, "findings",
+	    "COUNTA({findings!volume_id})-COUNTIF({findings!category},\"excluded\")");
 	out_formula(t, "excluded", "COUNTIF({findings!category},\"excluded\")");
 	out_formula(t, "volumes_without_finding", "SUM({unchanged!volumes})");
 	out_formula(t, "volumes_scanned",
 		    "{findings}+{excluded}+{volumes_without_finding}");
-	out_formula(t, "current_monthly_usd",
-		    F_USD("current.monthly_usd")
-		    "+SUMIFS({unchanged!monthly_usd},{unchanged!currency},\"USD\")");
+	out_formula(
+	    t, "current_monthly_usd",
+	    F_USD(
+		"current.monthly_usd") "+SUMIFS({unchanged!monthly_usd},{unchanged!currency},\"USD\")");
 	out_formula(t, "monthly_savings_usd", F_USD("savings.monthly_usd"));
 	out_formula(t, "annual_savings_usd", "12*{monthly_savings_usd}");
-	out_formula(t, "extra_cost_monthly_usd", F_USD("extra_cost.monthly_usd"));
-	out_formula(t, "proposed_monthly_usd",
-		    "{current_monthly_usd}-{monthly_savings_usd}+{extra_cost_monthly_usd}");
+	out_formula(t, "extra_cost_monthly_usd",
+		    F_USD("extra_cost.monthly_usd"));
+	out_formula(
+	    t, "proposed_monthly_usd",
+	    "{current_monthly_usd}-{monthly_savings_usd}+{extra_cost_monthly_usd}");
 	/* a percentage is a fraction in a workbook */
-	out_formula(t, "savings_pct",
-		    "IF({current_monthly_usd}>0,{monthly_savings_usd}/{current_monthly_usd},0)");
+	out_formula(
+	    t, "savings_pct",
+	    "IF({current_monthly_usd}>0,{monthly_savings_usd}/{current_monthly_usd},0)");
 #undef F_USD
 }
 
@@ -95,22 +101,28 @@ void scan_book_currency(struct out_table *t)
 	out_formula(t, "current_monthly", F_CUR("current.monthly_usd"));
 	out_formula(t, "monthly_savings", F_CUR("savings.monthly_usd"));
 	out_formula(t, "annual_savings", "12*{monthly_savings}");
-	out_formula(t, "volumes_scanned",
-		    "{volumes}+SUMIFS({unchanged!volumes},{unchanged!currency},{currency})");
-	out_formula(t, "current_monthly_usd",
-		    "{current_monthly}+SUMIFS({unchanged!monthly_usd},{unchanged!currency},{currency})");
-	out_formula(t, "extra_cost_monthly_usd", F_CUR("extra_cost.monthly_usd"));
-	out_formula(t, "proposed_monthly_usd",
-		    "{current_monthly_usd}-{monthly_savings}+{extra_cost_monthly_usd}");
-	out_formula(t, "savings_pct",
-		    "IF({current_monthly_usd}>0,{monthly_savings}/{current_monthly_usd},0)");
+	out_formula(
+	    t, "volumes_scanned",
+	    "{volumes}+SUMIFS({unchanged!volumes},{unchanged!currency},{currency})");
+	out_formula(
+	    t, "current_monthly_usd",
+	    "{current_monthly}+SUMIFS({unchanged!monthly_usd},{unchanged!currency},{currency})");
+	out_formula(t, "extra_cost_monthly_usd",
+		    F_CUR("extra_cost.monthly_usd"));
+	out_formula(
+	    t, "proposed_monthly_usd",
+	    "{current_monthly_usd}-{monthly_savings}+{extra_cost_monthly_usd}");
+	out_formula(
+	    t, "savings_pct",
+	    "IF({current_monthly_usd}>0,{monthly_savings}/{current_monthly_usd},0)");
 #undef F_CUR
 }
 
 void scan_book_totals(struct out_table *t, enum scan_by by)
 {
-	const char *key = by == SCAN_BY_CATEGORY ? "category" :
-			  by == SCAN_BY_REGION ? "region" : "tag_value";
+	const char *key = by == SCAN_BY_CATEGORY ? "category"
+			  : by == SCAN_BY_REGION ? "region"
+						 : "tag_value";
 	char *match, *f;
 
 	out_sheet(t, "Summary");
@@ -121,27 +133,32 @@ void scan_book_totals(struct out_table *t, enum scan_by by)
 		 * "=x" would be operators and wildcards.  "(untagged)"
 		 * gathers the findings without the tag (blank cells).
 		 */
-		match = xstrdup("((EXACT({findings!tag},{tag_value})"
-				"+({tag_value}=\"(untagged)\")*({findings!tag}=\"\"))>0)"
-				"*({findings!currency}={currency})");
+		match = xstrdup(
+		    "((EXACT({findings!tag},{tag_value})"
+		    "+({tag_value}=\"(untagged)\")*({findings!tag}=\"\"))>0)"
+		    "*({findings!currency}={currency})");
 		f = xstrfmt("SUMPRODUCT(%s)", match);
 		out_formula(t, "volumes", f);
 		free(f);
-		f = xstrfmt("SUMPRODUCT(%s*{findings!current.monthly_usd})", match);
+		f = xstrfmt("SUMPRODUCT(%s*{findings!current.monthly_usd})",
+			    match);
 		out_formula(t, "current_monthly_usd", f);
 		free(f);
-		f = xstrfmt("SUMPRODUCT(%s*{findings!savings.monthly_usd})", match);
+		f = xstrfmt("SUMPRODUCT(%s*{findings!savings.monthly_usd})",
+			    match);
 		out_formula(t, "monthly_savings_usd", f);
 		free(f);
 		f = xstrfmt("{current_monthly_usd}-{monthly_savings_usd}"
-			    "+SUMPRODUCT(%s*{findings!extra_cost.monthly_usd})", match);
+			    "+SUMPRODUCT(%s*{findings!extra_cost.monthly_usd})",
+			    match);
 		out_formula(t, "proposed_monthly_usd", f);
 		free(f);
 		free(match);
 	} else {
 		/* categories and regions are [a-z0-9_-]: safe criteria */
-		match = xstrfmt("{findings!%s},{%s},{findings!currency},{currency}",
-				key, key);
+		match =
+		    xstrfmt("{findings!%s},{%s},{findings!currency},{currency}",
+			    key, key);
 		f = xstrfmt("COUNTIFS(%s)", match);
 		out_formula(t, "volumes", f);
 		free(f);
@@ -152,15 +169,16 @@ void scan_book_totals(struct out_table *t, enum scan_by by)
 		out_formula(t, "monthly_savings_usd", f);
 		free(f);
 		f = xstrfmt("{current_monthly_usd}-{monthly_savings_usd}"
-			    "+SUMIFS({findings!extra_cost.monthly_usd},%s)", match);
+			    "+SUMIFS({findings!extra_cost.monthly_usd},%s)",
+			    match);
 		out_formula(t, "proposed_monthly_usd", f);
 		free(f);
 		free(match);
 	}
 	out_formula(t, "annual_savings_usd", "12*{monthly_savings_usd}");
 	if (by == SCAN_BY_CATEGORY) {
-		struct out_chart *c = out_chart(t, OUT_CHART_COLUMN,
-						"Savings by category", "category");
+		struct out_chart *c = out_chart(
+		    t, OUT_CHART_COLUMN, "Savings by category", "category");
 
 		out_chart_series(c, "monthly_savings_usd");
 		out_chart_axes(c, "Finding", "Savings per month");
@@ -170,8 +188,8 @@ void scan_book_totals(struct out_table *t, enum scan_by by)
 /* The volumes without a finding, by configuration, priced live. */
 static void unchanged(struct out_doc *doc, const struct scan_fleet *fl)
 {
-	struct out_table *t = out_list(doc, "unchanged",
-				       "Volumes without a finding, by configuration");
+	struct out_table *t = out_list(
+	    doc, "unchanged", "Volumes without a finding, by configuration");
 	char *each = price_sheet_cost_volume("{region}", "{type}", "{size_gib}",
 					     "{iops}", "{throughput_mibps}");
 
@@ -204,7 +222,8 @@ static void unchanged(struct out_doc *doc, const struct scan_fleet *fl)
 			out_null(t);
 		out_int(t, (long long)g->volumes);
 		out_money(t, g->usd_each, g->currency);
-		out_money(t, scan_usd(g->usd_each * (double)g->volumes), g->currency);
+		out_money(t, scan_usd(g->usd_each * (double)g->volumes),
+			  g->currency);
 	}
 	out_formula(t, "monthly_usd_each", each);
 	out_formula(t, "monthly_usd", "{volumes}*{monthly_usd_each}");
@@ -215,14 +234,16 @@ static void unchanged(struct out_doc *doc, const struct scan_fleet *fl)
 static const struct price_set **priced_sets(const struct scan_state *st,
 					    size_t *n)
 {
-	const struct price_set **ps = xcalloc(st->nrp ? st->nrp : 1, sizeof(*ps));
+	const struct price_set **ps =
+	    xcalloc(st->nrp ? st->nrp : 1, sizeof(*ps));
 
 	*n = 0;
 	for (size_t i = 0; i < st->nrp; i++)
 		if (st->rp[i]->ok)
 			ps[(*n)++] = &st->rp[i]->ps;
-	for (size_t i = 1; i < *n; i++)   /* a handful: insertion sort */
-		for (size_t k = i; k && strcmp(ps[k - 1]->region, ps[k]->region) > 0; k--) {
+	for (size_t i = 1; i < *n; i++) /* a handful: insertion sort */
+		for (size_t k = i;
+		     k && strcmp(ps[k - 1]->region, ps[k]->region) > 0; k--) {
 			const struct price_set *x = ps[k];
 
 			ps[k] = ps[k - 1];
@@ -251,8 +272,9 @@ static void snapshots(struct out_doc *doc, const struct price_set *const *ps,
 		out_int(t, ps[i]->snapshot_id);
 		out_str(t, ps[i]->as_of);
 		out_str(t, ps[i]->source);
-		out_about(doc, "prices", "%s: snapshot %lld (%s), as of %s", ps[i]->region,
-			  ps[i]->snapshot_id, ps[i]->source, ps[i]->as_of);
+		out_about(doc, "prices", "%s: snapshot %lld (%s), as of %s",
+			  ps[i]->region, ps[i]->snapshot_id, ps[i]->source,
+			  ps[i]->as_of);
 	}
 }
 

@@ -37,8 +37,8 @@ static int total_cmp(const void *a, const void *b)
 
 /* The totals by `by` in one currency, as the chart builders take them. */
 static struct report_scan_total *totals_in(const struct scan_fleet *fl,
-					   enum scan_by by, const char *currency,
-					   size_t *n)
+					   enum scan_by by,
+					   const char *currency, size_t *n)
 {
 	const struct scan_totals *src = &fl->by[by];
 	struct report_scan_total *t = xcalloc(src->n ? src->n : 1, sizeof(*t));
@@ -53,7 +53,8 @@ static struct report_scan_total *totals_in(const struct scan_fleet *fl,
 		t[*n].volumes = (long)x->findings;
 		t[*n].cur_usd = scan_total_money(x->current_u);
 		t[*n].save_usd = scan_total_money(x->savings_u);
-		t[*n].prop_usd = scan_total_money(x->current_u - x->savings_u + x->extra_u);
+		t[*n].prop_usd =
+		    scan_total_money(x->current_u - x->savings_u + x->extra_u);
 		(*n)++;
 	}
 	if (*n > 1)
@@ -77,7 +78,8 @@ static void charts_in(const struct scan_state *st, const char *currency,
 		      size_t *n, size_t *alloc)
 {
 	const struct scan_fleet *fl = &st->fleet;
-	struct report_scan_finding *f = xcalloc(fl->nrecs ? fl->nrecs : 1, sizeof(*f));
+	struct report_scan_finding *f =
+	    xcalloc(fl->nrecs ? fl->nrecs : 1, sizeof(*f));
 	struct described *d = xcalloc(fl->nrecs ? fl->nrecs : 1, sizeof(*d));
 	struct report_scan s = { 0 };
 	struct report_scan_total *cat, *reg, *tag = NULL;
@@ -86,7 +88,8 @@ static void charts_in(const struct scan_state *st, const char *currency,
 	if (strcmp(currency, "USD")) {
 		xsnprintf(suffix, sizeof(suffix), "-%.8s", currency);
 		for (char *p = suffix; *p; p++)
-			*p = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+			*p = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a')
+						    : *p;
 	}
 	s.source = o->source;
 	s.generated = o->generated;
@@ -99,9 +102,11 @@ static void charts_in(const struct scan_state *st, const char *currency,
 
 		if (strcmp(r->currency, currency))
 			continue;
-		scan_describe(&r->f.cur, d[s.nfindings].now, sizeof(d[s.nfindings].now));
+		scan_describe(&r->f.cur, d[s.nfindings].now,
+			      sizeof(d[s.nfindings].now));
 		if (r->f.cat == SCAN_EXCLUDED)
-			xsnprintf(d[s.nfindings].prop, sizeof(d[s.nfindings].prop), "(excluded)");
+			xsnprintf(d[s.nfindings].prop,
+				  sizeof(d[s.nfindings].prop), "(excluded)");
 		else
 			scan_describe(&r->f.prop, d[s.nfindings].prop,
 				      sizeof(d[s.nfindings].prop));
@@ -117,8 +122,10 @@ static void charts_in(const struct scan_state *st, const char *currency,
 		s.nfindings++;
 	}
 	s.findings = f;
-	s.by_category = cat = totals_in(fl, SCAN_BY_CATEGORY, currency, &s.ncategories);
-	s.by_region = reg = totals_in(fl, SCAN_BY_REGION, currency, &s.nregions);
+	s.by_category = cat =
+	    totals_in(fl, SCAN_BY_CATEGORY, currency, &s.ncategories);
+	s.by_region = reg =
+	    totals_in(fl, SCAN_BY_REGION, currency, &s.nregions);
 	if (st->a->by_tag)
 		s.by_tag = tag = totals_in(fl, SCAN_BY_TAG, currency, &s.ntags);
 	name = xstrfmt("%s-categories%s", o->prefix, suffix);

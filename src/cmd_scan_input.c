@@ -23,7 +23,8 @@
 /* Release mapped pages of a describe-volumes file every 8 MiB scanned. */
 #define RELEASE_STEP ((size_t)8 << 20)
 
-int scan_input_open(struct scan_input *in, const char *name, size_t cap, char *err)
+int scan_input_open(struct scan_input *in, const char *name, size_t cap,
+		    char *err)
 {
 	struct stat st;
 	int fd;
@@ -31,15 +32,17 @@ int scan_input_open(struct scan_input *in, const char *name, size_t cap, char *e
 	memset(in, 0, sizeof(*in));
 	in->name = name;
 	if (strcmp(name, "-") && (fd = open(name, O_RDONLY)) >= 0) {
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size > 0) {
 			if ((size_t)st.st_size > cap) {
 				char limit[32];
 
 				close(fd);
 				fmt_cap(limit, sizeof(limit), cap);
-				return ebs_fail(err, EBS_ERR_TOO_BIG,
-						"'%s' is larger than the limit of %s",
-						name, limit);
+				return ebs_fail(
+				    err, EBS_ERR_TOO_BIG,
+				    "'%s' is larger than the limit of %s", name,
+				    limit);
 			}
 			in->data = mmap(NULL, (size_t)st.st_size, PROT_READ,
 					MAP_PRIVATE, fd, 0);
@@ -47,7 +50,8 @@ int scan_input_open(struct scan_input *in, const char *name, size_t cap, char *e
 				close(fd);
 				in->len = (size_t)st.st_size;
 				in->mapped = 1;
-				(void)madvise(in->data, in->len, MADV_SEQUENTIAL);
+				(void)madvise(in->data, in->len,
+					      MADV_SEQUENTIAL);
 				return 0;
 			}
 			in->data = NULL;
@@ -94,11 +98,13 @@ void scan_flush_warnings(struct scan_state *st)
 	print_capped(st, &st->fleet.warn);
 	/* once per region (and type) without prices, with how to get them */
 	for (; st->no_price_said < st->fleet.nno_price; st->no_price_said++) {
-		const struct scan_no_price *p = &st->fleet.no_price[st->no_price_said];
+		const struct scan_no_price *p =
+		    &st->fleet.no_price[st->no_price_said];
 
-		msg_warn("no %s%sprices for region '%s': its volumes%s%s are skipped (counted in the summary)",
-			 p->type ? p->type : "", p->type ? " " : "", p->region,
-			 p->type ? " of type " : "", p->type ? p->type : "");
+		msg_warn(
+		    "no %s%sprices for region '%s': its volumes%s%s are skipped (counted in the summary)",
+		    p->type ? p->type : "", p->type ? " " : "", p->region,
+		    p->type ? " of type " : "", p->type ? p->type : "");
 		cli_price_hints(p->region, p->type);
 	}
 }
@@ -121,11 +127,12 @@ static int load_small(struct scan_state *st, struct scan_input *in,
 		      enum inv_kind kind)
 {
 	if (kind == INV_K8S)
-		return inventory_parse_k8s(in->name, in->data, in->len, &st->k8s,
-					   &st->warn, st->err);
+		return inventory_parse_k8s(in->name, in->data, in->len,
+					   &st->k8s, &st->warn, st->err);
 	if (kind == INV_METRICS)
 		return inventory_parse_metrics(in->name, in->data, in->len,
-					       &st->metrics, &st->warn, st->err);
+					       &st->metrics, &st->warn,
+					       st->err);
 	return 0;
 }
 
@@ -149,11 +156,12 @@ static int load_one(struct scan_state *st, const char *name, int is_metrics,
 		return 1;
 	k = inventory_detect(in.data, in.len);
 	if (is_metrics && k != INV_METRICS)
-		k = INV_METRICS;   /* --metrics: the parser says why it is not */
+		k = INV_METRICS; /* --metrics: the parser says why it is not */
 	if (kind_out)
 		*kind_out = (char)k;
 	/* stdin or a pipe holding a billing export (already read) */
-	if (k == INV_UNKNOWN && (rc = scan_billing_input(st, name, &in, &bill), rc || bill)) {
+	if (k == INV_UNKNOWN &&
+	    (rc = scan_billing_input(st, name, &in, &bill), rc || bill)) {
 		scan_input_close(&in);
 		if (kind_out)
 			*kind_out = SCAN_KIND_BILLING;
@@ -161,12 +169,13 @@ static int load_one(struct scan_state *st, const char *name, int is_metrics,
 	}
 	if (k == INV_UNKNOWN) {
 		scan_input_close(&in);
-		msg_error("'%s' is not describe-volumes, kubectl or CloudWatch get-metric-data JSON, nor a FOCUS or CUR billing export",
-			  name);
+		msg_error(
+		    "'%s' is not describe-volumes, kubectl or CloudWatch get-metric-data JSON, nor a FOCUS or CUR billing export",
+		    name);
 		return 1;
 	}
 	if (k == INV_VOLUMES && !strcmp(name, "-") && !st->stdin_in.data) {
-		st->stdin_in = in;   /* cannot be read twice: keep it */
+		st->stdin_in = in; /* cannot be read twice: keep it */
 		return 0;
 	}
 	rc = k == INV_VOLUMES ? 0 : load_small(st, &in, k);
@@ -194,7 +203,8 @@ int scan_load_inputs(struct scan_state *st, char *kinds)
 	if (a->usage) {
 		if (open_input(&in, a->usage, INV_SMALL_CAP))
 			return 1;
-		rc = inventory_parse_usage(a->usage, in.data, in.len, &st->usage, st->err);
+		rc = inventory_parse_usage(a->usage, in.data, in.len,
+					   &st->usage, st->err);
 		scan_input_close(&in);
 		if (rc) {
 			msg_error("%s", st->err);
@@ -218,7 +228,9 @@ static void progress(const struct scan_state *st, size_t done)
 {
 	msg_progress("%sscanning '%s': %zu volumes, %d %%",
 		     st->progress ? st->progress : "", st->cur->name, st->nread,
-		     st->cur->len ? (int)((double)done * 100.0 / (double)st->cur->len) : 100);
+		     st->cur->len
+			 ? (int)((double)done * 100.0 / (double)st->cur->len)
+			 : 100);
 }
 
 /* inventory_each_volume callback: one record into the fleet rules. */
@@ -249,7 +261,8 @@ int scan_read_volumes(struct scan_state *st, const char *kinds)
 		if (kinds[i] != INV_VOLUMES)
 			continue;
 		if (msg_progress_enabled())
-			msg_progress("%sscanning '%s'", st->progress ? st->progress : "",
+			msg_progress("%sscanning '%s'",
+				     st->progress ? st->progress : "",
 				     a->files[i]);
 		if (!strcmp(a->files[i], "-") && st->stdin_in.data) {
 			in = st->stdin_in;
@@ -314,14 +327,17 @@ int scan_write_queries(const struct scan_args *a, struct cli_ctx *ctx)
 		return EXIT_RUNTIME;
 	l.in = &in;
 	if (inventory_detect(in.data, in.len) != INV_VOLUMES) {
-		msg_error("'%s' is not aws ec2 describe-volumes output", a->queries);
+		msg_error("'%s' is not aws ec2 describe-volumes output",
+			  a->queries);
 		goto out;
 	}
-	if (inventory_each_volume(in.name, in.data, in.len, collect_id, &l, err)) {
+	if (inventory_each_volume(in.name, in.data, in.len, collect_id, &l,
+				  err)) {
 		msg_error("%s", err);
 		goto out;
 	}
-	json = inventory_metric_queries((const char *const *)l.ids, l.n, a->period_s);
+	json = inventory_metric_queries((const char *const *)l.ids, l.n,
+					a->period_s);
 	if (!(f = cli_out(ctx, ctx->cmd_name, "GetMetricData queries"))) {
 		rc = EXIT_USAGE;
 		goto out;
@@ -332,8 +348,9 @@ int scan_write_queries(const struct scan_args *a, struct cli_ctx *ctx)
 	}
 	/* GetMetricData takes at most 500 queries per call */
 	if (l.n * IM_COUNT > 500)
-		msg_warn("%zu queries: GetMetricData takes 500 per call; split the array (jq '.[0:500]', '.[500:1000]', ...)",
-			 l.n * IM_COUNT);
+		msg_warn(
+		    "%zu queries: GetMetricData takes 500 per call; split the array (jq '.[0:500]', '.[500:1000]', ...)",
+		    l.n * IM_COUNT);
 	rc = EXIT_OK;
 out:
 	free(json);
@@ -343,4 +360,3 @@ out:
 	scan_input_close(&in);
 	return rc;
 }
-

@@ -14,7 +14,6 @@
 #include "ebsize/msg.h"
 #include "ebsize/util.h"
 
-
 /* "gp3 2,000 GiB 6,000 IOPS 250 MiB/s" for the human table and charts. */
 void scan_describe(const struct vol_config *c, char *buf, size_t n)
 {
@@ -26,10 +25,11 @@ void scan_describe(const struct vol_config *c, char *buf, size_t n)
 		xsnprintf(buf, n, "gp3 %ld GiB %ld IOPS %ld MiB/s", c->size_gib,
 			  c->iops, c->throughput_mibps);
 	else if (c->iops)
-		xsnprintf(buf, n, "%s %ld GiB %ld IOPS", model_type_name(c->type),
-			  c->size_gib, c->iops);
+		xsnprintf(buf, n, "%s %ld GiB %ld IOPS",
+			  model_type_name(c->type), c->size_gib, c->iops);
 	else
-		xsnprintf(buf, n, "%s %ld GiB", model_type_name(c->type), c->size_gib);
+		xsnprintf(buf, n, "%s %ld GiB", model_type_name(c->type),
+			  c->size_gib);
 }
 
 /* The five cells of config_cols; none: a proposal that is no volume. */
@@ -180,7 +180,8 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 	out_num(t, f->save_usd);
 	out_num(t, scan_usd(f->save_usd * 12));
 	out_num(t, f->extra_usd);
-	out_str_ref(t, f->cat == SCAN_EXCLUDED ? NULL : scan_level_name(f->risk));
+	out_str_ref(t,
+		    f->cat == SCAN_EXCLUDED ? NULL : scan_level_name(f->risk));
 	out_str_ref(t, scan_level_name(f->confidence));
 	if (f->cliff_s >= 0)
 		out_num(t, floor(f->cliff_s));
@@ -188,8 +189,9 @@ static void full_row(struct out_table *t, size_t row, void *arg)
 		out_null(t);
 	out_str(t, why);
 	/* a claim whose modification is under way gets no new command */
-	str_or_null(t, (f->new_volume && !r->az) || p.method == SCAN_K8S_BLOCKED ?
-		    NULL : scan_command(f, r->id, r->region, r->az));
+	str_or_null(t, (f->new_volume && !r->az) || p.method == SCAN_K8S_BLOCKED
+			   ? NULL
+			   : scan_command(f, r->id, r->region, r->az));
 	if (f->alarm_pct > 0 && f->cat != SCAN_EXCLUDED) {
 		out_num(t, f->alarm_pct);
 		out_num(t, floor(f->alarm_lead_s));
@@ -296,12 +298,14 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 enum { CMD_FIX, CMD_ALARM, CMD_VAC, CMD_VERIFY };
 
 /* The line that stands for a command a blocked claim does not get. */
-static char *blocked_line(const struct scan_rec *r, const struct scan_k8s_plan *p)
+static char *blocked_line(const struct scan_rec *r,
+			  const struct scan_k8s_plan *p)
 {
-	return xstrfmt("# no new command: claim %.64s/%.64s has a modification %s%s%.64s%s",
-		       r->ns ? r->ns : "?", r->pvc ? r->pvc : "?", p->status,
-		       p->target ? " to '" : "", p->target ? p->target : "",
-		       p->target ? "'" : "");
+	return xstrfmt(
+	    "# no new command: claim %.64s/%.64s has a modification %s%s%.64s%s",
+	    r->ns ? r->ns : "?", r->pvc ? r->pvc : "?", p->status,
+	    p->target ? " to '" : "", p->target ? p->target : "",
+	    p->target ? "'" : "");
 }
 
 /*
@@ -316,8 +320,9 @@ static char *rec_command(const struct scan_state *st, const struct scan_rec *r,
 	struct scan_k8s_plan p;
 
 	if (which == CMD_ALARM)
-		return f->cat == SCAN_EXCLUDED ? NULL :
-			scan_alarm_command(f, r->id, r->region);
+		return f->cat == SCAN_EXCLUDED
+			   ? NULL
+			   : scan_alarm_command(f, r->id, r->region);
 	scan_k8s_plan(&st->fleet.cluster, r->pv, f, &p);
 	if (which == CMD_VAC)
 		return scan_k8s_vac_create(&st->fleet.cluster, &p, &f->prop);
@@ -327,8 +332,9 @@ static char *rec_command(const struct scan_state *st, const struct scan_rec *r,
 		return blocked_line(r, &p);
 	if (p.method == SCAN_K8S_VAC)
 		return scan_k8s_patch(&p, r->ns, r->pvc);
-	return f->cat == SCAN_EXCLUDED || (f->new_volume && !r->az) ? NULL :
-		scan_command(f, r->id, r->region, r->az);
+	return f->cat == SCAN_EXCLUDED || (f->new_volume && !r->az)
+		   ? NULL
+		   : scan_command(f, r->id, r->region, r->az);
 }
 
 /*
@@ -383,13 +389,15 @@ static void add_command_rows(struct scan_state *st, size_t i, size_t *alloc)
 	xgrow((void **)&st->cmd_rows, alloc, st->ncmd_rows + (size_t)nk,
 	      sizeof(*st->cmd_rows));
 	for (int k = 0; k < nk; k++)
-		st->cmd_rows[st->ncmd_rows++] = (uint32_t)i << 2 | (uint32_t)kinds[k];
+		st->cmd_rows[st->ncmd_rows++] =
+		    (uint32_t)i << 2 | (uint32_t)kinds[k];
 }
 
 /* The compact findings table and the commands (table and md). */
 static void human_findings(struct out_doc *doc, struct scan_state *st)
 {
-	struct out_table *t = out_list(doc, "findings", "Findings (by monthly savings)");
+	struct out_table *t =
+	    out_list(doc, "findings", "Findings (by monthly savings)");
 	struct out_table *c = out_list(doc, "commands", "Commands");
 
 	out_main(t);
@@ -399,8 +407,10 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 	if (st->a->limit && (size_t)st->a->limit < shown)
 		shown = (size_t)st->a->limit;
 	if (st->fleet.nfindings > shown)
-		out_note(doc, "%zu more findings not shown (--limit 0 shows all; csv and json list all)",
-			 st->fleet.nfindings - shown);
+		out_note(
+		    doc,
+		    "%zu more findings not shown (--limit 0 shows all; csv and json list all)",
+		    st->fleet.nfindings - shown);
 	out_col(t, "volume_id", "Volume", OUT_TEXT);
 	out_col(t, "who", "Name / PVC", OUT_TEXT);
 	out_col(t, "region", "Region", OUT_TEXT);
@@ -425,7 +435,8 @@ static void human_findings(struct out_doc *doc, struct scan_state *st)
 /* ------------------------------------------------------------ cluster */
 
 /* The classes a cluster finding concerns, as a nested list. */
-static void class_cells(struct out_table *t, const struct scan_cluster_finding *cf)
+static void class_cells(struct out_table *t,
+			const struct scan_cluster_finding *cf)
 {
 	struct sbuf b = SBUF_INIT(1 << 14);
 	struct out_table *n;
@@ -511,7 +522,11 @@ static void cluster_row(struct out_table *t, const struct scan_fleet *fl,
 	rate_cell(t, priced, cf->gp3_usd_per_gib, human);
 	if (!human) {
 		rate_cell(t, priced, scan_usd(save), 0);
-		rate_cell(t, priced, priced ? round(save / cf->gp2_usd_per_gib * 1e4) / 100.0 : 0, 0);
+		rate_cell(t, priced,
+			  priced
+			      ? round(save / cf->gp2_usd_per_gib * 1e4) / 100.0
+			      : 0,
+			  0);
 	}
 	out_str(t, cf->reason);
 	if (human)
@@ -530,7 +545,8 @@ static void cluster_row(struct out_table *t, const struct scan_fleet *fl,
 /* The cluster commands in the order they are run (human formats). */
 static void cluster_commands(struct out_doc *doc, const struct scan_fleet *fl)
 {
-	struct out_table *c = out_list(doc, "cluster_commands", "Cluster commands");
+	struct out_table *c =
+	    out_list(doc, "cluster_commands", "Cluster commands");
 
 	out_col(c, "category", "Finding", OUT_TEXT);
 	out_col(c, "command", "Command", OUT_TEXT);
@@ -562,13 +578,15 @@ static void cluster_findings(struct out_doc *doc, const struct scan_state *st,
 
 	if (human && !fl->ncl)
 		return;
-	t = out_list(doc, "cluster_findings", "Cluster findings (no single volume)");
+	t = out_list(doc, "cluster_findings",
+		     "Cluster findings (no single volume)");
 	for (size_t i = 0; i < ARRAY_SIZE(cluster_cols); i++) {
 		if (human && !cluster_cols[i].title)
 			continue;
 		out_col(t, cluster_cols[i].key,
 			human ? cluster_cols[i].title : cluster_cols[i].key,
-			human ? cluster_cols[i].human_style : cluster_cols[i].style);
+			human ? cluster_cols[i].human_style
+			      : cluster_cols[i].style);
 	}
 	for (size_t i = 0; i < fl->ncl; i++)
 		cluster_row(t, fl, &fl->cl[i], human);
@@ -597,34 +615,48 @@ static void kubernetes(struct out_doc *doc, const struct scan_state *st)
 		under_way += k->pvc[i].modify != INV_MOD_NONE;
 	t = out_record(doc, "kubernetes", "Kubernetes");
 	out_kv_int(t, "storage_classes", "StorageClasses", (long long)k->nsc);
-	out_kv_int(t, "default_classes", "Default StorageClasses", (long long)defaults);
-	out_kv_int(t, "persistent_volumes", "EBS PersistentVolumes", (long long)k->npv);
+	out_kv_int(t, "default_classes", "Default StorageClasses",
+		   (long long)defaults);
+	out_kv_int(t, "persistent_volumes", "EBS PersistentVolumes",
+		   (long long)k->npv);
 	out_kv_int(t, "claims", "PersistentVolumeClaims", (long long)k->npvc);
 	out_kv_int(t, "claims_on_gp2_classes", "Claims on gp2 classes",
 		   (long long)scan_k8s_gp2_claims(c));
-	out_kv_int(t, "modifications_under_way", "Modifications under way or refused",
-		   (long long)under_way);
-	out_kv_int(t, "volume_attributes_classes", "VolumeAttributesClasses", (long long)k->nvac);
-	out_kv_int(t, "volume_attributes_classes_reused", "Findings reusing a class",
-		   (long long)fl->k8s_reused);
-	out_kv_str(t, "volume_attributes_class_api", "VolumeAttributesClass API", c->vac_api);
+	out_kv_int(t, "modifications_under_way",
+		   "Modifications under way or refused", (long long)under_way);
+	out_kv_int(t, "volume_attributes_classes", "VolumeAttributesClasses",
+		   (long long)k->nvac);
+	out_kv_int(t, "volume_attributes_classes_reused",
+		   "Findings reusing a class", (long long)fl->k8s_reused);
+	out_kv_str(t, "volume_attributes_class_api",
+		   "VolumeAttributesClass API", c->vac_api);
 	out_kv_str(t, "volume_attributes_class_api_from", "... read from",
 		   c->vac_api_from_cluster ? "cluster" : "default");
 	if (fl->k8s_vac) {
 		if (c->vac_api_from_cluster)
-			out_note(doc, "VolumeAttributesClass manifests use %s, the version of the cluster's classes",
-				 c->vac_api);
+			out_note(
+			    doc,
+			    "VolumeAttributesClass manifests use %s, the version of the cluster's classes",
+			    c->vac_api);
 		else
-			out_note(doc, "VolumeAttributesClass manifests use %s (Kubernetes 1.34+; no class was given to read the version from): on 1.31-1.33 write storage.k8s.io/v1beta1 and enable the VolumeAttributesClass feature gate",
-				 c->vac_api);
-		out_note(doc, "one VolumeAttributesClass per volume carries type, IOPS and throughput together; each modification must complete before the next, at most four per volume in a rolling 24 hours; after the patch, the verify command prints the class once it is applied");
+			out_note(
+			    doc,
+			    "VolumeAttributesClass manifests use %s (Kubernetes 1.34+; no class was given to read the version from): on 1.31-1.33 write storage.k8s.io/v1beta1 and enable the VolumeAttributesClass feature gate",
+			    c->vac_api);
+		out_note(
+		    doc,
+		    "one VolumeAttributesClass per volume carries type, IOPS and throughput together; each modification must complete before the next, at most four per volume in a rolling 24 hours; after the patch, the verify command prints the class once it is applied");
 	}
 	if (fl->k8s_in_tree)
-		out_note(doc, "%zu in-tree awsElasticBlockStore volume(s): a VolumeAttributesClass does not reach them; their command is aws ec2 modify-volume",
-			 fl->k8s_in_tree);
+		out_note(
+		    doc,
+		    "%zu in-tree awsElasticBlockStore volume(s): a VolumeAttributesClass does not reach them; their command is aws ec2 modify-volume",
+		    fl->k8s_in_tree);
 	if (fl->k8s_blocked)
-		out_note(doc, "%zu claim(s) with a modification under way or refused: listed with its status (k8s.modify_status), no new command",
-			 fl->k8s_blocked);
+		out_note(
+		    doc,
+		    "%zu claim(s) with a modification under way or refused: listed with its status (k8s.modify_status), no new command",
+		    fl->k8s_blocked);
 }
 
 /* ------------------------------------------------------------ totals */
@@ -637,8 +669,9 @@ static int total_cmp(const void *a, const void *b)
 	int c = strcmp(x->currency, y->currency);
 
 	if (c)
-		return !strcmp(x->currency, "USD") ? -1 :
-		       !strcmp(y->currency, "USD") ? 1 : c;
+		return !strcmp(x->currency, "USD")   ? -1
+		       : !strcmp(y->currency, "USD") ? 1
+						     : c;
 	if (x->savings_u != y->savings_u)
 		return x->savings_u < y->savings_u ? 1 : -1;
 	return strcmp(x->key, y->key);
@@ -653,7 +686,8 @@ static long long proposed_u(long long current_u, const struct scan_total *t)
 /* Savings as a percentage of current (0 when nothing costs anything). */
 static double savings_pct(long long savings_u, long long current_u)
 {
-	return current_u > 0 ? (double)savings_u * 100.0 / (double)current_u : 0;
+	return current_u > 0 ? (double)savings_u * 100.0 / (double)current_u
+			     : 0;
 }
 
 /*
@@ -669,7 +703,8 @@ static const struct scan_total **sorted_totals(const struct scan_fleet *fl,
 
 	*n = 0;
 	for (size_t i = 0; i < src->n; i++)
-		if (src->t[i].findings || (by == SCAN_BY_CURRENCY && src->t[i].scanned))
+		if (src->t[i].findings ||
+		    (by == SCAN_BY_CURRENCY && src->t[i].scanned))
 			t[(*n)++] = &src->t[i];
 	if (*n > 1)
 		qsort(t, *n, sizeof(*t), total_cmp);
@@ -715,12 +750,15 @@ static void totals_by_currency(struct out_doc *doc, const struct scan_state *st,
 	};
 	const struct money_col *cols = human ? people : machine;
 	size_t ncols = human ? ARRAY_SIZE(people) : ARRAY_SIZE(machine), n;
-	const struct scan_total **t = sorted_totals(&st->fleet, SCAN_BY_CURRENCY, &n);
-	struct out_table *o = out_list(doc, "totals_by_currency", "Totals by currency");
+	const struct scan_total **t =
+	    sorted_totals(&st->fleet, SCAN_BY_CURRENCY, &n);
+	struct out_table *o =
+	    out_list(doc, "totals_by_currency", "Totals by currency");
 
 	out_col(o, "currency", "Currency", OUT_TEXT);
 	for (size_t c = 0; c < ncols; c++)
-		out_col(o, cols[c].key, cols[c].title ? cols[c].title : cols[c].key,
+		out_col(o, cols[c].key,
+			cols[c].title ? cols[c].title : cols[c].key,
 			cols[c].style);
 	for (size_t i = 0; i < n; i++) {
 		const struct scan_total *x = t[i];
@@ -736,19 +774,27 @@ static void totals_by_currency(struct out_doc *doc, const struct scan_state *st,
 			else if (!strcmp(k, "volumes_scanned"))
 				out_int(o, (long long)x->scanned);
 			else if (!strcmp(k, "current_monthly"))
-				out_money(o, scan_total_money(x->current_u), x->currency);
+				out_money(o, scan_total_money(x->current_u),
+					  x->currency);
 			else if (!strcmp(k, "monthly_savings"))
-				out_money(o, scan_total_money(x->savings_u), x->currency);
+				out_money(o, scan_total_money(x->savings_u),
+					  x->currency);
 			else if (!strcmp(k, "annual_savings"))
-				out_money(o, scan_total_money(x->savings_u * 12), x->currency);
+				out_money(o,
+					  scan_total_money(x->savings_u * 12),
+					  x->currency);
 			else if (!strcmp(k, "current_monthly_usd"))
-				out_money(o, scan_total_money(x->scanned_u), x->currency);
+				out_money(o, scan_total_money(x->scanned_u),
+					  x->currency);
 			else if (!strcmp(k, "proposed_monthly_usd"))
-				out_money(o, scan_total_money(prop), x->currency);
+				out_money(o, scan_total_money(prop),
+					  x->currency);
 			else if (!strcmp(k, "savings_pct"))
-				out_num(o, savings_pct(x->savings_u, x->scanned_u));
+				out_num(
+				    o, savings_pct(x->savings_u, x->scanned_u));
 			else
-				out_money(o, scan_total_money(x->extra_u), x->currency);
+				out_money(o, scan_total_money(x->extra_u),
+					  x->currency);
 		}
 	}
 	free(t);
@@ -763,16 +809,19 @@ static void totals_by_currency(struct out_doc *doc, const struct scan_state *st,
 static void totals(struct out_doc *doc, const struct scan_state *st,
 		   enum scan_by by, int human)
 {
-	static const char *const names[] = { "totals_by_category", "totals_by_region",
+	static const char *const names[] = { "totals_by_category",
+					     "totals_by_region",
 					     "totals_by_tag" };
 	static const char *const keys[] = { "category", "region", "tag_value" };
-	static const char *const titles[] = { "Totals by category", "Totals by region",
+	static const char *const titles[] = { "Totals by category",
+					      "Totals by region",
 					      "Totals by tag" };
 	size_t n;
 	const struct scan_total **t = sorted_totals(&st->fleet, by, &n);
 	struct out_table *o = out_list(doc, names[by], titles[by]);
 
-	out_col(o, keys[by], by == SCAN_BY_TAG ? st->a->by_tag : keys[by], OUT_TEXT);
+	out_col(o, keys[by], by == SCAN_BY_TAG ? st->a->by_tag : keys[by],
+		OUT_TEXT);
 	out_col(o, "currency", "Cur", OUT_TEXT);
 	out_col(o, "volumes", "Volumes", OUT_INT);
 	/* the keys predate other currencies: amounts are in `currency` */
@@ -786,13 +835,15 @@ static void totals(struct out_doc *doc, const struct scan_state *st,
 		char clean[160];
 
 		out_row(o);
-		out_str(o, human ? one_line(x->key, clean, sizeof(clean)) : x->key);
+		out_str(o, human ? one_line(x->key, clean, sizeof(clean))
+				 : x->key);
 		out_str(o, x->currency);
 		out_int(o, (long long)x->findings);
 		out_money(o, scan_total_money(x->current_u), x->currency);
 		out_money(o, scan_total_money(x->savings_u), x->currency);
 		out_money(o, scan_total_money(x->savings_u * 12), x->currency);
-		out_money(o, scan_total_money(proposed_u(x->current_u, x)), x->currency);
+		out_money(o, scan_total_money(proposed_u(x->current_u, x)),
+			  x->currency);
 	}
 	free(t);
 	if (st->ctx->format == OUT_XLSX)
@@ -828,7 +879,8 @@ static void summary(struct out_doc *doc, const struct scan_state *st)
 	if (!usd)
 		usd = &none;
 	for (size_t i = 0; i < fl->by[SCAN_BY_CATEGORY].n; i++)
-		if (!strcmp(fl->by[SCAN_BY_CATEGORY].t[i].key, scan_cat_name(SCAN_EXCLUDED)))
+		if (!strcmp(fl->by[SCAN_BY_CATEGORY].t[i].key,
+			    scan_cat_name(SCAN_EXCLUDED)))
 			excluded += fl->by[SCAN_BY_CATEGORY].t[i].findings;
 	for (size_t i = 0; i < fl->nno_price; i++) {
 		const char *r = fl->no_price[i].region;
@@ -839,14 +891,19 @@ static void summary(struct out_doc *doc, const struct scan_state *st)
 		if (!dup)
 			sbuf_addf(&regions, "%s%s", regions.len ? ", " : "", r);
 	}
-	out_kv_int(t, "volumes_scanned", "Volumes scanned", (long long)fl->scanned);
-	out_kv_int(t, "findings", "Findings", (long long)(fl->nfindings - excluded));
+	out_kv_int(t, "volumes_scanned", "Volumes scanned",
+		   (long long)fl->scanned);
+	out_kv_int(t, "findings", "Findings",
+		   (long long)(fl->nfindings - excluded));
 	out_kv_int(t, "excluded", "Excluded by tag", (long long)excluded);
 	out_kv_int(t, "volumes_without_finding", "Without a finding",
 		   (long long)(fl->scanned - fl->nfindings));
-	out_kv_int(t, "skipped", "Skipped (see warnings)", (long long)fl->skipped);
-	out_kv_int(t, "other_regions", "In other regions", (long long)fl->other_region);
-	out_kv_int(t, "skipped_no_price", "Skipped, no prices", (long long)fl->skipped_no_price);
+	out_kv_int(t, "skipped", "Skipped (see warnings)",
+		   (long long)fl->skipped);
+	out_kv_int(t, "other_regions", "In other regions",
+		   (long long)fl->other_region);
+	out_kv_int(t, "skipped_no_price", "Skipped, no prices",
+		   (long long)fl->skipped_no_price);
 	out_kv_str(t, "skipped_no_price_regions", "Regions without prices",
 		   regions.len ? regions.buf : NULL);
 	out_kv_num(t, "current_monthly_usd", "Fleet cost/month (USD)", OUT_USD,
@@ -861,7 +918,8 @@ static void summary(struct out_doc *doc, const struct scan_state *st)
 		   savings_pct(usd->savings_u, usd->scanned_u));
 	out_kv_num(t, "extra_cost_monthly_usd", "Extra cost/month (USD)",
 		   OUT_USD, scan_total_money(usd->extra_u));
-	out_kv_num(t, "headroom_pct", "Headroom", OUT_PCT, st->a->opts.headroom_pct);
+	out_kv_num(t, "headroom_pct", "Headroom", OUT_PCT,
+		   st->a->opts.headroom_pct);
 	out_kv_num(t, "min_savings_usd", "Minimum savings", OUT_USD,
 		   st->a->opts.min_savings_usd);
 	sbuf_release(&regions);
@@ -903,16 +961,21 @@ int scan_report(struct scan_state *st)
 		return rc;
 	}
 	for (size_t i = 0; i < fl->nno_price; i++)
-		out_note(doc, "%zu volume(s) in %s skipped: no %s%sprices for that region (see ebsize pricing regions)",
-			 fl->no_price[i].volumes, fl->no_price[i].region,
-			 fl->no_price[i].type ? fl->no_price[i].type : "",
-			 fl->no_price[i].type ? " " : "");
-	out_note(doc, "prices: on-demand per month in each region's currency (CNY in China; amounts in two currencies are never added: totals are per currency, and the summary's savings are USD); savings before snapshot storage; one modify-volume per volume (AWS allows 4 per 24 h)");
+		out_note(
+		    doc,
+		    "%zu volume(s) in %s skipped: no %s%sprices for that region (see ebsize pricing regions)",
+		    fl->no_price[i].volumes, fl->no_price[i].region,
+		    fl->no_price[i].type ? fl->no_price[i].type : "",
+		    fl->no_price[i].type ? " " : "");
+	out_note(
+	    doc,
+	    "prices: on-demand per month in each region's currency (CNY in China; amounts in two currencies are never added: totals are per currency, and the summary's savings are USD); savings before snapshot storage; one modify-volume per volume (AWS allows 4 per 24 h)");
 	rc = cli_render(st->ctx, doc);
 	out_doc_free(doc);
 	if (!rc && !fl->scanned && fl->skipped_no_price) {
-		msg_error("no volume could be priced: all %zu skipped for want of prices (regions: see the summary)",
-			  fl->skipped_no_price);
+		msg_error(
+		    "no volume could be priced: all %zu skipped for want of prices (regions: see the summary)",
+		    fl->skipped_no_price);
 		rc = EXIT_RUNTIME;
 	}
 	return rc;

@@ -51,7 +51,8 @@ int csv_next(struct csv_reader *r, char ***fields, size_t *n)
 					goto out;
 				}
 				if (*r->p == '"') {
-					if (r->p + 1 < r->end && r->p[1] == '"') {
+					if (r->p + 1 < r->end &&
+					    r->p[1] == '"') {
 						r->scratch[o++] = '"';
 						r->p += 2;
 						continue;
@@ -114,12 +115,12 @@ void csv_release(struct csv_reader *r)
  * machine that can stop in the middle of a record at the end of a chunk.
  */
 enum {
-	CS_RECORD,      /* between records: skipping blank lines */
-	CS_FIELD,       /* at the start of a field */
-	CS_PLAIN,       /* inside an unquoted field (or after a quoted part) */
-	CS_QUOTED,      /* inside quotes */
-	CS_QUOTE,       /* a quote inside quotes: a doubled one, or the end */
-	CS_CR           /* a CR outside quotes: CRLF ends the record */
+	CS_RECORD, /* between records: skipping blank lines */
+	CS_FIELD,  /* at the start of a field */
+	CS_PLAIN,  /* inside an unquoted field (or after a quoted part) */
+	CS_QUOTED, /* inside quotes */
+	CS_QUOTE,  /* a quote inside quotes: a doubled one, or the end */
+	CS_CR	   /* a CR outside quotes: CRLF ends the record */
 };
 
 void csv_stream_init(struct csv_stream *s, size_t max_record)
@@ -338,7 +339,8 @@ int csv_stream_feed(struct csv_stream *s, const char *data, size_t len,
 		int held = s->bom;
 
 		s->bom = 3;
-		if (held && (s->stopped = cs_run_chunk(s, bom, bom + held, fn, arg)))
+		if (held &&
+		    (s->stopped = cs_run_chunk(s, bom, bom + held, fn, arg)))
 			return s->stopped;
 	}
 	s->stopped = cs_run_chunk(s, p, end, fn, arg);
@@ -356,16 +358,13 @@ int csv_stream_finish(struct csv_stream *s, csv_record_fn fn, void *arg)
 	if (held && (s->stopped = cs_run_chunk(s, bom, bom + held, fn, arg)))
 		return s->stopped;
 	switch (s->state) {
-	case CS_RECORD:
-		return 0;
-	case CS_QUOTED:
-		return s->stopped = CSV_MALFORMED;
+	case CS_RECORD: return 0;
+	case CS_QUOTED: return s->stopped = CSV_MALFORMED;
 	case CS_CR:
 		if ((s->stopped = cs_add(s, "\r", 1)))
 			return s->stopped;
 		break;
-	default:
-		break;
+	default: break;
 	}
 	return s->stopped = cs_emit(s, fn, arg);
 }

@@ -35,27 +35,21 @@ static enum io_kind io_kind(int ext)
 {
 	switch (ext) {
 	case SQLITE_IOERR_READ:
-	case SQLITE_IOERR_SHORT_READ:
-		return IO_READ;
+	case SQLITE_IOERR_SHORT_READ: return IO_READ;
 	case SQLITE_IOERR_SHMOPEN:
 	case SQLITE_IOERR_SHMSIZE:
 	case SQLITE_IOERR_SHMMAP:
 	case SQLITE_IOERR_SHMLOCK:
-	case SQLITE_READONLY_CANTINIT:
-		return IO_SHM;
-	default:
-		break;
+	case SQLITE_READONLY_CANTINIT: return IO_SHM;
+	default: break;
 	}
 	switch (ext & 0xff) {
 	case SQLITE_FULL:
 	case SQLITE_IOERR:
-	case SQLITE_READONLY:
-		return IO_WRITE;
+	case SQLITE_READONLY: return IO_WRITE;
 	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return IO_BUSY;
-	default:
-		return IO_OTHER;
+	case SQLITE_LOCKED: return IO_BUSY;
+	default: return IO_OTHER;
 	}
 }
 
@@ -72,21 +66,24 @@ static int io_message(struct db *db, int ext, const char *msg, char *err)
 		xsnprintf(why, sizeof(why), "%s", msg);
 	switch (io_kind(ext)) {
 	case IO_SHM:
-		return ebs_fail(err, EBS_ERR_DB,
-				"cannot write '%s-shm', the database's shared-memory file (%s): %s",
-				db->path, doing, why);
+		return ebs_fail(
+		    err, EBS_ERR_DB,
+		    "cannot write '%s-shm', the database's shared-memory file (%s): %s",
+		    db->path, doing, why);
 	case IO_WRITE:
-		return ebs_fail(err, EBS_ERR_DB, "cannot write the database '%s' (%s): %s",
+		return ebs_fail(err, EBS_ERR_DB,
+				"cannot write the database '%s' (%s): %s",
 				db->path, doing, why);
 	case IO_READ:
-		return ebs_fail(err, EBS_ERR_DB, "cannot read the database '%s' (%s): %s",
+		return ebs_fail(err, EBS_ERR_DB,
+				"cannot read the database '%s' (%s): %s",
 				db->path, doing, why);
 	case IO_BUSY:
-		return ebs_fail(err, EBS_ERR_DB,
-				"cannot write the database '%s' (%s): another process kept it locked for %d s; try again when it is done",
-				db->path, doing, DB_BUSY_TIMEOUT_MS / 1000);
-	case IO_OTHER:
-		break;
+		return ebs_fail(
+		    err, EBS_ERR_DB,
+		    "cannot write the database '%s' (%s): another process kept it locked for %d s; try again when it is done",
+		    db->path, doing, DB_BUSY_TIMEOUT_MS / 1000);
+	case IO_OTHER: break;
 	}
 	return -1;
 }
@@ -135,7 +132,8 @@ int db_exec(struct db *db, const char *sql, char *err)
 		int ext = sqlite3_extended_errcode(db->h);
 
 		if (io_kind(ext) != IO_OTHER)
-			io_message(db, ext, msg ? msg : sqlite3_errmsg(db->h), err);
+			io_message(db, ext, msg ? msg : sqlite3_errmsg(db->h),
+				   err);
 		else
 			ebs_fail(err, EBS_ERR_DB, "database '%s': %s", db->path,
 				 msg ? msg : sqlite3_errmsg(db->h));
@@ -183,8 +181,9 @@ int db_resolve_path(const char *opt, char **out, int *is_default, char *err)
 		*out = xstrfmt("%s/.local/share/ebsize/ebsize.db", home);
 		return EBS_OK;
 	}
-	return ebs_fail(err, EBS_ERR_USAGE,
-			"cannot find a place for the database: set --db, EBSIZE_DB or HOME");
+	return ebs_fail(
+	    err, EBS_ERR_USAGE,
+	    "cannot find a place for the database: set --db, EBSIZE_DB or HOME");
 }
 
 /* ------------------------------------------------------------ seeding */
@@ -199,9 +198,9 @@ static int header_index(char **hdr, size_t n, const char *name)
 }
 
 static const char *const price_cols[] = {
-	"region", "volume_type", "dimension", "unit", "currency",
-	"price_per_unit", "begin_range", "end_range", "usagetype", "as_of",
-	"source",
+	"region",    "volume_type",    "dimension",   "unit",
+	"currency",  "price_per_unit", "begin_range", "end_range",
+	"usagetype", "as_of",	       "source",
 };
 
 /*
@@ -224,7 +223,8 @@ int db_embedded_prices_load(struct db *db, const char *notes, long long *id,
 	long long snap = 0;
 
 	if (!f)
-		return ebs_fail(err, EBS_ERR_DB, "embedded price snapshot missing");
+		return ebs_fail(err, EBS_ERR_DB,
+				"embedded price snapshot missing");
 	csv_init(&r, f->data, f->len);
 	if (csv_next(&r, &fld, &n) != 1) {
 		rc = ebs_fail(err, EBS_ERR_PARSE, "%s: no header", f->name);
@@ -242,8 +242,11 @@ int db_embedded_prices_load(struct db *db, const char *notes, long long *id,
 			goto out;
 		}
 	}
-	if ((rc = db_prepare(db, "INSERT INTO price_snapshots(source, fetched_at, as_of, complete, notes)"
-			     " VALUES ('embedded', '', '', 0, ?)", &st, err)))
+	if ((rc = db_prepare(
+		 db,
+		 "INSERT INTO price_snapshots(source, fetched_at, as_of, complete, notes)"
+		 " VALUES ('embedded', '', '', 0, ?)",
+		 &st, err)))
 		goto out;
 	sqlite3_bind_text(st, 1, notes, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
@@ -253,27 +256,30 @@ int db_embedded_prices_load(struct db *db, const char *notes, long long *id,
 	snap = sqlite3_last_insert_rowid(db->h);
 	sqlite3_finalize(st);
 	st = NULL;
-	if ((rc = db_prepare(db,
-			     "INSERT INTO prices(snapshot_id, region, volume_type, dimension, unit, currency,"
-			     " price_per_unit, begin_range, end_range, sku, usagetype, source, as_of)"
-			     " VALUES (?,?,?,?,?,?,?,?,?,NULL,?,?,?)", &st, err)))
+	if ((rc = db_prepare(
+		 db,
+		 "INSERT INTO prices(snapshot_id, region, volume_type, dimension, unit, currency,"
+		 " price_per_unit, begin_range, end_range, sku, usagetype, source, as_of)"
+		 " VALUES (?,?,?,?,?,?,?,?,?,NULL,?,?,?)",
+		 &st, err)))
 		goto out;
 	while ((got = csv_next(&r, &fld, &n)) == 1) {
 		double price, begin, end = -1;
 
-		if (n != nhdr ||
-		    parse_nonneg_double(fld[idx[5]], &price) ||
+		if (n != nhdr || parse_nonneg_double(fld[idx[5]], &price) ||
 		    parse_nonneg_double(fld[idx[6]], &begin) ||
 		    (*fld[idx[7]] && parse_nonneg_double(fld[idx[7]], &end)) ||
 		    strlen(fld[idx[9]]) != 10) {
-			rc = ebs_fail(err, EBS_ERR_PARSE, "%s: line %zu: bad row",
-				      f->name, r.record_line);
+			rc = ebs_fail(err, EBS_ERR_PARSE,
+				      "%s: line %zu: bad row", f->name,
+				      r.record_line);
 			goto out;
 		}
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, snap);
 		for (int c = 0; c < 5; c++)
-			sqlite3_bind_text(st, 2 + c, fld[idx[c]], -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(st, 2 + c, fld[idx[c]], -1,
+					  SQLITE_TRANSIENT);
 		sqlite3_bind_double(st, 7, price);
 		sqlite3_bind_double(st, 8, begin);
 		if (end >= 0)
@@ -282,7 +288,8 @@ int db_embedded_prices_load(struct db *db, const char *notes, long long *id,
 			sqlite3_bind_null(st, 9);
 		/* no usage type where no source gives the region's prefix */
 		if (*fld[idx[8]])
-			sqlite3_bind_text(st, 10, fld[idx[8]], -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(st, 10, fld[idx[8]], -1,
+					  SQLITE_TRANSIENT);
 		else
 			sqlite3_bind_null(st, 10);
 		sqlite3_bind_text(st, 11, fld[idx[10]], -1, SQLITE_TRANSIENT);
@@ -293,8 +300,9 @@ int db_embedded_prices_load(struct db *db, const char *notes, long long *id,
 		}
 	}
 	if (got < 0)
-		rc = ebs_fail(err, EBS_ERR_PARSE, "%s: line %zu: unterminated quote",
-			      f->name, r.record_line);
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "%s: line %zu: unterminated quote", f->name,
+			      r.record_line);
 out:
 	sqlite3_finalize(st);
 	for (size_t i = 0; i < nhdr; i++)
@@ -313,9 +321,12 @@ int db_embedded_prices_complete(struct db *db, long long id, char *err)
 	int rc;
 
 	utc_now_iso(now);
-	if ((rc = db_prepare(db, "UPDATE price_snapshots SET fetched_at = ?1,"
-			     " as_of = (SELECT coalesce(max(as_of), '') FROM prices WHERE snapshot_id = ?2),"
-			     " complete = 1 WHERE id = ?2", &st, err)))
+	if ((rc = db_prepare(
+		 db,
+		 "UPDATE price_snapshots SET fetched_at = ?1,"
+		 " as_of = (SELECT coalesce(max(as_of), '') FROM prices WHERE snapshot_id = ?2),"
+		 " complete = 1 WHERE id = ?2",
+		 &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, id);
@@ -328,8 +339,8 @@ int db_embedded_prices_complete(struct db *db, long long id, char *err)
 static int load_price_snapshot(struct db *db, char *err)
 {
 	long long id = 0;
-	int rc = db_embedded_prices_load(db, "built into ebsize from pricing/snapshot.csv",
-					 &id, err);
+	int rc = db_embedded_prices_load(
+	    db, "built into ebsize from pricing/snapshot.csv", &id, err);
 
 	return rc ? rc : db_embedded_prices_complete(db, id, err);
 }
@@ -383,26 +394,30 @@ static int inspect(struct db *db, int *fresh, char *err)
 	int rc;
 
 	if ((rc = read_int(db, "PRAGMA user_version", &version, err)) ||
-	    (rc = read_int(db, "SELECT count(*) FROM sqlite_schema", &tables, err))) {
+	    (rc = read_int(db, "SELECT count(*) FROM sqlite_schema", &tables,
+			   err))) {
 		int code = sqlite3_errcode(db->h);
 
 		if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
-			return ebs_fail(err, EBS_ERR_SCHEMA,
-					"'%s' is not an ebsize database (not SQLite, or corrupt); it was left untouched",
-					db->path);
+			return ebs_fail(
+			    err, EBS_ERR_SCHEMA,
+			    "'%s' is not an ebsize database (not SQLite, or corrupt); it was left untouched",
+			    db->path);
 		return rc;
 	}
 	*fresh = version == 0 && tables == 0;
 	if (*fresh)
 		return EBS_OK;
 	if (version > DB_SCHEMA_VERSION)
-		return ebs_fail(err, EBS_ERR_SCHEMA,
-				"database '%s' has schema version %lld, newer than this ebsize understands (%d); upgrade ebsize",
-				db->path, version, DB_SCHEMA_VERSION);
+		return ebs_fail(
+		    err, EBS_ERR_SCHEMA,
+		    "database '%s' has schema version %lld, newer than this ebsize understands (%d); upgrade ebsize",
+		    db->path, version, DB_SCHEMA_VERSION);
 	if (version < 1)
-		return ebs_fail(err, EBS_ERR_SCHEMA,
-				"'%s' is an SQLite database but not an ebsize one; it was left untouched",
-				db->path);
+		return ebs_fail(
+		    err, EBS_ERR_SCHEMA,
+		    "'%s' is an SQLite database but not an ebsize one; it was left untouched",
+		    db->path);
 	return EBS_OK;
 }
 
@@ -510,31 +525,37 @@ static int open_readonly(struct db *db, int dir_errno, int file_errno,
 	int rc, fresh = 0;
 
 	db->readonly = 1;
-	rc = sqlite3_open_v2(uri, &db->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-			     SQLITE_OPEN_NOFOLLOW, NULL);
+	rc = sqlite3_open_v2(uri, &db->h,
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+				 SQLITE_OPEN_NOFOLLOW,
+			     NULL);
 	free(uri);
 	if (rc != SQLITE_OK)
-		return ebs_fail(err, EBS_ERR_IO, "cannot open database '%s' read-only: %s",
-				db->path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		return ebs_fail(
+		    err, EBS_ERR_IO, "cannot open database '%s' read-only: %s",
+		    db->path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
 	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
 	if ((rc = inspect(db, &fresh, err))) {
 		if (dir_errno && !immutable)
-			return ebs_fail(err, EBS_ERR_DB,
-					"cannot read the database '%s': its write-ahead log '%s-wal' holds changes not yet written back, and its directory cannot be written (%s); open it once where it can, or copy it with its -wal file",
-					db->path, db->path, why);
+			return ebs_fail(
+			    err, EBS_ERR_DB,
+			    "cannot read the database '%s': its write-ahead log '%s-wal' holds changes not yet written back, and its directory cannot be written (%s); open it once where it can, or copy it with its -wal file",
+			    db->path, db->path, why);
 		return rc;
 	}
 	if (fresh)
-		return ebs_fail(err, EBS_ERR_SCHEMA,
-				"database '%s' is empty, and cannot be written to create it (%s)",
-				db->path, why);
+		return ebs_fail(
+		    err, EBS_ERR_SCHEMA,
+		    "database '%s' is empty, and cannot be written to create it (%s)",
+		    db->path, why);
 	if ((rc = read_int(db, "PRAGMA user_version", &version, err)))
 		return rc;
 	if (version < DB_SCHEMA_VERSION)
-		return ebs_fail(err, EBS_ERR_SCHEMA,
-				"database '%s' has schema version %lld and needs upgrading to %d, which means writing it: %s",
-				db->path, version, DB_SCHEMA_VERSION, why);
+		return ebs_fail(
+		    err, EBS_ERR_SCHEMA,
+		    "database '%s' has schema version %lld and needs upgrading to %d, which means writing it: %s",
+		    db->path, version, DB_SCHEMA_VERSION, why);
 	return db_exec(db, "PRAGMA foreign_keys = ON", err);
 }
 
@@ -551,7 +572,8 @@ int db_open_as(const char *path, int create_dirs, const char *writing,
 		return rc;
 	if (!stat(path, &sb)) {
 		if (S_ISDIR(sb.st_mode))
-			return ebs_fail(err, EBS_ERR_IO, "database '%s' is a directory", path);
+			return ebs_fail(err, EBS_ERR_IO,
+					"database '%s' is a directory", path);
 		/* an existing file: can this process write it, and its
 		 * journal (-wal, -shm) beside it? */
 		if (access(path, W_OK))
@@ -560,12 +582,14 @@ int db_open_as(const char *path, int create_dirs, const char *writing,
 	}
 	if ((file_errno || dir_errno) && writing) {
 		if (file_errno)
-			return ebs_fail(err, EBS_ERR_IO,
-					"cannot write the database '%s' (%s): %s; commands that only read it still work",
-					path, writing, strerror(file_errno));
-		return ebs_fail(err, EBS_ERR_IO,
-				"cannot write the database '%s' (%s): its directory cannot be written (%s), and SQLite keeps its journal there; commands that only read it still work",
-				path, writing, strerror(dir_errno));
+			return ebs_fail(
+			    err, EBS_ERR_IO,
+			    "cannot write the database '%s' (%s): %s; commands that only read it still work",
+			    path, writing, strerror(file_errno));
+		return ebs_fail(
+		    err, EBS_ERR_IO,
+		    "cannot write the database '%s' (%s): its directory cannot be written (%s), and SQLite keeps its journal there; commands that only read it still work",
+		    path, writing, strerror(dir_errno));
 	}
 	db = xcalloc(1, sizeof(*db));
 	db->path = xstrdup(path);
@@ -578,9 +602,11 @@ int db_open_as(const char *path, int create_dirs, const char *writing,
 	}
 	if (sqlite3_open_v2(path, &db->h,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+				SQLITE_OPEN_NOFOLLOW,
+			    NULL) != SQLITE_OK) {
 		rc = ebs_fail(err, EBS_ERR_IO, "cannot open database '%s': %s",
-			      path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
+			      path,
+			      db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		if (errno == EACCES || errno == ENOENT || errno == EROFS)
 			xsnprintf(err + strlen(err), EBS_ERRLEN - strlen(err),
 				  " (%s)", strerror(errno));
@@ -658,17 +684,20 @@ static void first_text(struct db *db, const char *sql, const char *param,
 	sqlite3_finalize(st);
 }
 
-void db_earliest_prices(struct db *db, const char *region, char *out,
-			size_t n)
+void db_earliest_prices(struct db *db, const char *region, char *out, size_t n)
 {
 	if (region)
-		first_text(db, "SELECT min(s.as_of) FROM price_snapshots s"
-			   " WHERE s.complete = 1 AND EXISTS (SELECT 1 FROM prices p"
-			   " WHERE p.snapshot_id = s.id AND p.region = ?1)",
-			   region, out, n);
+		first_text(
+		    db,
+		    "SELECT min(s.as_of) FROM price_snapshots s"
+		    " WHERE s.complete = 1 AND EXISTS (SELECT 1 FROM prices p"
+		    " WHERE p.snapshot_id = s.id AND p.region = ?1)",
+		    region, out, n);
 	else
-		first_text(db, "SELECT min(as_of) FROM price_snapshots"
-			   " WHERE complete = 1", NULL, out, n);
+		first_text(db,
+			   "SELECT min(as_of) FROM price_snapshots"
+			   " WHERE complete = 1",
+			   NULL, out, n);
 }
 
 /* Newest complete snapshot with prices for region (as_of bound). */
@@ -678,11 +707,13 @@ static int snapshot_for(struct db *db, const char *region, const char *as_of,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db,
-			     "SELECT max(s.id) FROM price_snapshots s"
-			     " WHERE s.complete = 1 AND (?2 IS NULL OR s.as_of <= ?2)"
-			     " AND EXISTS (SELECT 1 FROM prices p WHERE p.snapshot_id = s.id"
-			     " AND p.region = ?1)", &st, err)))
+	if ((rc = db_prepare(
+		 db,
+		 "SELECT max(s.id) FROM price_snapshots s"
+		 " WHERE s.complete = 1 AND (?2 IS NULL OR s.as_of <= ?2)"
+		 " AND EXISTS (SELECT 1 FROM prices p WHERE p.snapshot_id = s.id"
+		 " AND p.region = ?1)",
+		 &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, region, -1, SQLITE_TRANSIENT);
 	if (as_of)
@@ -695,9 +726,10 @@ static int snapshot_for(struct db *db, const char *region, const char *as_of,
 		/* a date before the first snapshot: say which is first */
 		db_earliest_prices(db, region, first, sizeof(first));
 		if (as_of && *first)
-			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
-				      "no prices for region '%s' as of %s: the earliest are as of %s",
-				      region, as_of, first);
+			rc = ebs_fail(
+			    err, EBS_ERR_NOT_FOUND,
+			    "no prices for region '%s' as of %s: the earliest are as of %s",
+			    region, as_of, first);
 		else if (as_of)
 			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
 				      "no prices for region '%s' as of %s",
@@ -712,13 +744,13 @@ static int snapshot_for(struct db *db, const char *region, const char *as_of,
 	return rc;
 }
 
-int db_region_currency(struct db *db, const char *region, char *cur,
-		       size_t n)
+int db_region_currency(struct db *db, const char *region, char *cur, size_t n)
 {
 	sqlite3_stmt *st = NULL;
 	int known = 0;
 
-	if (db_prepare(db, "SELECT currency FROM regions WHERE code = ?", &st, NULL))
+	if (db_prepare(db, "SELECT currency FROM regions WHERE code = ?", &st,
+		       NULL))
 		return 0;
 	sqlite3_bind_text(st, 1, region, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -742,8 +774,11 @@ static int price_currency(struct db *db, const char *region, long long snap,
 
 	if (db_region_currency(db, region, cur, n))
 		return EBS_OK;
-	if ((rc = db_prepare(db, "SELECT currency FROM prices WHERE snapshot_id = ? AND region = ?"
-			     " ORDER BY currency <> 'USD', currency LIMIT 1", &st, err)))
+	if ((rc = db_prepare(
+		 db,
+		 "SELECT currency FROM prices WHERE snapshot_id = ? AND region = ?"
+		 " ORDER BY currency <> 'USD', currency LIMIT 1",
+		 &st, err)))
 		return rc;
 	sqlite3_bind_int64(st, 1, snap);
 	sqlite3_bind_text(st, 2, region, -1, SQLITE_TRANSIENT);
@@ -778,12 +813,14 @@ int db_load_prices(struct db *db, const char *region, const char *as_of,
 	    (rc = price_currency(db, region, snap, out->currency,
 				 sizeof(out->currency), err)))
 		return rc;
-	if ((rc = db_prepare(db,
-			     "SELECT p.volume_type, p.dimension, p.price_per_unit, p.begin_range,"
-			     " coalesce(p.end_range, -1), s.as_of, s.source"
-			     " FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
-			     " WHERE p.snapshot_id = ? AND p.region = ? AND p.currency = ?"
-			     " ORDER BY p.volume_type, p.dimension, p.begin_range", &st, err)))
+	if ((rc = db_prepare(
+		 db,
+		 "SELECT p.volume_type, p.dimension, p.price_per_unit, p.begin_range,"
+		 " coalesce(p.end_range, -1), s.as_of, s.source"
+		 " FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
+		 " WHERE p.snapshot_id = ? AND p.region = ? AND p.currency = ?"
+		 " ORDER BY p.volume_type, p.dimension, p.begin_range",
+		 &st, err)))
 		return rc;
 	sqlite3_bind_int64(st, 1, snap);
 	sqlite3_bind_text(st, 2, region, -1, SQLITE_TRANSIENT);
@@ -799,8 +836,10 @@ int db_load_prices(struct db *db, const char *region, const char *as_of,
 		struct type_prices *tp;
 
 		xsnprintf(out->as_of, sizeof(out->as_of), "%s", db_text(st, 5));
-		xsnprintf(out->source, sizeof(out->source), "%s", db_text(st, 6));
-		if (!strcmp(db_text(st, 0), "snapshot") && !strcmp(dim, "storage")) {
+		xsnprintf(out->source, sizeof(out->source), "%s",
+			  db_text(st, 6));
+		if (!strcmp(db_text(st, 0), "snapshot") &&
+		    !strcmp(dim, "storage")) {
 			out->have_snapshot_storage = 1;
 			out->snapshot_per_gib_month = price;
 			continue;
@@ -814,7 +853,8 @@ int db_load_prices(struct db *db, const char *region, const char *as_of,
 		} else if (!strcmp(dim, "iops")) {
 			add_tier(tp->iops, &tp->n_iops, begin, end, price);
 		} else if (!strcmp(dim, "throughput")) {
-			add_tier(tp->throughput, &tp->n_throughput, begin, end, price);
+			add_tier(tp->throughput, &tp->n_throughput, begin, end,
+				 price);
 		} else if (!strcmp(dim, "io")) {
 			tp->have_io = 1;
 			tp->io_per_million = price;
@@ -832,13 +872,15 @@ int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare_kept(db, DB_KEPT_LIMITS,
-			     "SELECT effective_from, min_size_gib, max_size_gib, min_iops, max_iops,"
-			     " max_iops_per_gib, min_mibps, max_mibps, max_mibps_per_iops,"
-			     " included_iops, included_mibps, io_unit_kib"
-			     " FROM volume_limits WHERE volume_type = ?1"
-			     " AND effective_from <= coalesce(?2, date('now'))"
-			     " ORDER BY effective_from DESC LIMIT 1", &st, err)))
+	if ((rc = db_prepare_kept(
+		 db, DB_KEPT_LIMITS,
+		 "SELECT effective_from, min_size_gib, max_size_gib, min_iops, max_iops,"
+		 " max_iops_per_gib, min_mibps, max_mibps, max_mibps_per_iops,"
+		 " included_iops, included_mibps, io_unit_kib"
+		 " FROM volume_limits WHERE volume_type = ?1"
+		 " AND effective_from <= coalesce(?2, date('now'))"
+		 " ORDER BY effective_from DESC LIMIT 1",
+		 &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, model_type_name(type), -1, SQLITE_STATIC);
 	if (as_of)
@@ -864,21 +906,24 @@ int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
 	case SQLITE_DONE: {
 		char first[16];
 
-		first_text(db, "SELECT min(effective_from) FROM volume_limits"
-			   " WHERE volume_type = ?1", model_type_name(type),
-			   first, sizeof(first));
+		first_text(db,
+			   "SELECT min(effective_from) FROM volume_limits"
+			   " WHERE volume_type = ?1",
+			   model_type_name(type), first, sizeof(first));
 		if (*first)
-			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
-				      "no %s volume rules in force as of %s: the earliest are from %s",
-				      model_type_name(type), as_of ? as_of : "today", first);
+			rc = ebs_fail(
+			    err, EBS_ERR_NOT_FOUND,
+			    "no %s volume rules in force as of %s: the earliest are from %s",
+			    model_type_name(type), as_of ? as_of : "today",
+			    first);
 		else
 			rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
 				      "no %s volume rules in force as of %s",
-				      model_type_name(type), as_of ? as_of : "today");
+				      model_type_name(type),
+				      as_of ? as_of : "today");
 		break;
 	}
-	default:
-		rc = db_fail(db, err, "cannot read volume limits");
+	default: rc = db_fail(db, err, "cannot read volume limits");
 	}
 	db_unkeep(st);
 	return rc;
@@ -913,14 +958,15 @@ static void instance_from_row(sqlite3_stmt *st, struct instance_limits *o)
 	copy_text(o->source, sizeof(o->source), db_text(st, 8));
 	copy_text(o->as_of, sizeof(o->as_of), db_text(st, 9));
 	opt = db_text(st, 10);
-	o->ebs_optimized = !strcmp(opt, "unsupported") ? EBS_OPT_UNSUPPORTED :
-			   !strcmp(opt, "supported") ? EBS_OPT_SUPPORTED :
-			   EBS_OPT_DEFAULT;
+	o->ebs_optimized = !strcmp(opt, "unsupported") ? EBS_OPT_UNSUPPORTED
+			   : !strcmp(opt, "supported") ? EBS_OPT_SUPPORTED
+						       : EBS_OPT_DEFAULT;
 	o->max_ebs_attachments = (long)sqlite3_column_int64(st, 11);
 	copy_text(o->nvme, sizeof(o->nvme), db_text(st, 12));
 }
 
-#define INSTANCE_COLS "instance_type, burst, baseline_mbps, max_mbps," \
+#define INSTANCE_COLS                                                        \
+	"instance_type, burst, baseline_mbps, max_mbps,"                     \
 	" baseline_mbytes_per_s, max_mbytes_per_s, baseline_iops, max_iops," \
 	" source, as_of, ebs_optimized, max_ebs_attachments, nvme"
 
@@ -930,20 +976,20 @@ int db_load_instance(struct db *db, const char *instance_type,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare_kept(db, DB_KEPT_INSTANCE, "SELECT " INSTANCE_COLS
-			     " FROM instance_limits WHERE instance_type = ?", &st, err)))
+	if ((rc = db_prepare_kept(
+		 db, DB_KEPT_INSTANCE,
+		 "SELECT " INSTANCE_COLS
+		 " FROM instance_limits WHERE instance_type = ?",
+		 &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, instance_type, -1, SQLITE_TRANSIENT);
 	switch (sqlite3_step(st)) {
-	case SQLITE_ROW:
-		instance_from_row(st, out);
-		break;
+	case SQLITE_ROW: instance_from_row(st, out); break;
 	case SQLITE_DONE:
 		rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
 			      "unknown instance type '%s'", instance_type);
 		break;
-	default:
-		rc = db_fail(db, err, "cannot read instance limits");
+	default: rc = db_fail(db, err, "cannot read instance limits");
 	}
 	db_unkeep(st);
 	return rc;
@@ -965,7 +1011,7 @@ int db_region_known(struct db *db, const char *region)
 /* A row of a family and its sort key, NULLs first as SQLite sorts them. */
 struct fam_row {
 	struct instance_limits il;
-	int null[3];          /* baseline_iops, baseline_mbps, max_iops */
+	int null[3]; /* baseline_iops, baseline_mbps, max_iops */
 	double key[3];
 };
 
@@ -1000,10 +1046,11 @@ static int each_of_family(struct db *db, const char *family,
 	char *lo = xstrfmt("%s.", family), *hi = xstrfmt("%s/", family);
 	int rc, step;
 
-	rc = db_prepare_kept(db, DB_KEPT_FAMILY, "SELECT " INSTANCE_COLS
-			     " FROM instance_limits"
+	rc = db_prepare_kept(db, DB_KEPT_FAMILY,
+			     "SELECT " INSTANCE_COLS " FROM instance_limits"
 			     " WHERE instance_type >= ?1 AND instance_type < ?2"
-			     " AND substr(instance_type, 1, length(?1)) = ?1", &st, err);
+			     " AND substr(instance_type, 1, length(?1)) = ?1",
+			     &st, err);
 	if (rc)
 		goto out;
 	sqlite3_bind_text(st, 1, lo, -1, SQLITE_STATIC);
@@ -1015,7 +1062,8 @@ static int each_of_family(struct db *db, const char *family,
 		r = &rows[n++];
 		instance_from_row(st, &r->il);
 		for (int i = 0; i < 3; i++) {
-			r->null[i] = sqlite3_column_type(st, key_col[i]) == SQLITE_NULL;
+			r->null[i] =
+			    sqlite3_column_type(st, key_col[i]) == SQLITE_NULL;
 			r->key[i] = sqlite3_column_double(st, key_col[i]);
 		}
 	}
@@ -1049,11 +1097,14 @@ int db_each_instance(struct db *db, const char *name, const char *family,
 	/* natural size order: by family, then by the instance's max IOPS
 	 * and bandwidth (nano < ... < metal); types without EBS limits
 	 * (NULLs sort first) by name */
-	rc = db_prepare(db, "SELECT " INSTANCE_COLS " FROM instance_limits"
-			" WHERE (?1 IS NULL OR instance_type = ?1)"
-			" AND (?2 IS NULL OR substr(instance_type, 1, length(?2)) = ?2)"
-			" ORDER BY substr(instance_type, 1, instr(instance_type, '.')),"
-			" baseline_iops, baseline_mbps, max_iops, instance_type", &st, err);
+	rc = db_prepare(
+	    db,
+	    "SELECT " INSTANCE_COLS " FROM instance_limits"
+	    " WHERE (?1 IS NULL OR instance_type = ?1)"
+	    " AND (?2 IS NULL OR substr(instance_type, 1, length(?2)) = ?2)"
+	    " ORDER BY substr(instance_type, 1, instr(instance_type, '.')),"
+	    " baseline_iops, baseline_mbps, max_iops, instance_type",
+	    &st, err);
 	if (rc)
 		goto out;
 	if (name)
@@ -1074,26 +1125,29 @@ out:
 }
 
 int db_each_price(struct db *db, const char *region, const char *type,
-		  const char *as_of, int (*fn)(const struct price_row *, void *),
-		  void *arg, char *err)
+		  const char *as_of,
+		  int (*fn)(const struct price_row *, void *), void *arg,
+		  char *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc, step;
 
 	/* for each region, the newest complete snapshot that has it (with
 	 * as_of: the newest on or before that date, as db_load_prices) */
-	rc = db_prepare(db,
-			"WITH inforce AS (SELECT p.region, max(s.id) AS sid"
-			"  FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
-			"  WHERE s.complete = 1 AND (?3 IS NULL OR s.as_of <= ?3)"
-			"  GROUP BY p.region)"
-			" SELECT p.snapshot_id, p.region, p.volume_type, p.dimension, p.unit,"
-			" p.currency, p.price_per_unit, p.begin_range, coalesce(p.end_range, -1),"
-			" p.usagetype, p.source, coalesce(p.as_of, s.as_of)"
-			" FROM prices p JOIN inforce i ON i.region = p.region AND i.sid = p.snapshot_id"
-			" JOIN price_snapshots s ON s.id = p.snapshot_id"
-			" WHERE (?1 IS NULL OR p.region = ?1) AND (?2 IS NULL OR p.volume_type = ?2)"
-			" ORDER BY p.region, p.volume_type, p.dimension, p.begin_range", &st, err);
+	rc = db_prepare(
+	    db,
+	    "WITH inforce AS (SELECT p.region, max(s.id) AS sid"
+	    "  FROM prices p JOIN price_snapshots s ON s.id = p.snapshot_id"
+	    "  WHERE s.complete = 1 AND (?3 IS NULL OR s.as_of <= ?3)"
+	    "  GROUP BY p.region)"
+	    " SELECT p.snapshot_id, p.region, p.volume_type, p.dimension, p.unit,"
+	    " p.currency, p.price_per_unit, p.begin_range, coalesce(p.end_range, -1),"
+	    " p.usagetype, p.source, coalesce(p.as_of, s.as_of)"
+	    " FROM prices p JOIN inforce i ON i.region = p.region AND i.sid = p.snapshot_id"
+	    " JOIN price_snapshots s ON s.id = p.snapshot_id"
+	    " WHERE (?1 IS NULL OR p.region = ?1) AND (?2 IS NULL OR p.volume_type = ?2)"
+	    " ORDER BY p.region, p.volume_type, p.dimension, p.begin_range",
+	    &st, err);
 	if (rc)
 		return rc;
 	if (region)
@@ -1130,8 +1184,8 @@ int db_each_price(struct db *db, const char *region, const char *type,
 /* ------------------------------------------------------------ check */
 
 static const char *const check_tables[] = {
-	"regions", "price_snapshots", "prices", "volume_limits",
-	"instance_limits", "bench_runs", "bench_phases", "bench_samples",
+	"regions",	   "price_snapshots", "prices",	      "volume_limits",
+	"instance_limits", "bench_runs",      "bench_phases", "bench_samples",
 };
 
 int db_check(struct db *db, struct db_health *out, char *err)
@@ -1147,7 +1201,8 @@ int db_check(struct db *db, struct db_health *out, char *err)
 	if ((rc = db_prepare(db, "PRAGMA integrity_check(1)", &st, err)))
 		return rc;
 	if (sqlite3_step(st) == SQLITE_ROW)
-		xsnprintf(out->integrity, sizeof(out->integrity), "%s", db_text(st, 0));
+		xsnprintf(out->integrity, sizeof(out->integrity), "%s",
+			  db_text(st, 0));
 	else
 		xsnprintf(out->integrity, sizeof(out->integrity), "%s",
 			  sqlite3_errmsg(db->h));
@@ -1162,27 +1217,31 @@ int db_check(struct db *db, struct db_health *out, char *err)
 		out->counts[out->ncounts].table = check_tables[i];
 		out->counts[out->ncounts++].rows = v;
 	}
-	rc = db_prepare(db,
-			"SELECT r, sid, s.source, s.as_of, s.fetched_at,"
-			" (SELECT count(*) FROM prices q WHERE q.snapshot_id = sid AND q.region = r)"
-			" FROM (SELECT p.region AS r, max(s2.id) AS sid FROM prices p"
-			"  JOIN price_snapshots s2 ON s2.id = p.snapshot_id"
-			"  WHERE s2.complete = 1 GROUP BY p.region)"
-			" JOIN price_snapshots s ON s.id = sid ORDER BY r", &st, err);
+	rc = db_prepare(
+	    db,
+	    "SELECT r, sid, s.source, s.as_of, s.fetched_at,"
+	    " (SELECT count(*) FROM prices q WHERE q.snapshot_id = sid AND q.region = r)"
+	    " FROM (SELECT p.region AS r, max(s2.id) AS sid FROM prices p"
+	    "  JOIN price_snapshots s2 ON s2.id = p.snapshot_id"
+	    "  WHERE s2.complete = 1 GROUP BY p.region)"
+	    " JOIN price_snapshots s ON s.id = sid ORDER BY r",
+	    &st, err);
 	if (rc)
 		return rc;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct db_snapshot_info *si;
 
-		out->snapshots = xrealloc(out->snapshots,
-					  (out->nsnapshots + 1) * sizeof(*out->snapshots));
+		out->snapshots =
+		    xrealloc(out->snapshots,
+			     (out->nsnapshots + 1) * sizeof(*out->snapshots));
 		si = &out->snapshots[out->nsnapshots++];
 		memset(si, 0, sizeof(*si));
 		xsnprintf(si->region, sizeof(si->region), "%s", db_text(st, 0));
 		si->snapshot_id = sqlite3_column_int64(st, 1);
 		xsnprintf(si->source, sizeof(si->source), "%s", db_text(st, 2));
 		xsnprintf(si->as_of, sizeof(si->as_of), "%s", db_text(st, 3));
-		xsnprintf(si->fetched_at, sizeof(si->fetched_at), "%s", db_text(st, 4));
+		xsnprintf(si->fetched_at, sizeof(si->fetched_at), "%s",
+			  db_text(st, 4));
 		si->prices = sqlite3_column_int64(st, 5);
 	}
 	sqlite3_finalize(st);

@@ -18,8 +18,11 @@
 
 /* ------------------------------------------------------------ columns */
 
-#define RUN_TEXT(col, field) { col, offsetof(struct bench_run, field), \
-	sizeof(((struct bench_run *)0)->field) }
+#define RUN_TEXT(col, field)                               \
+	{                                                  \
+		col, offsetof(struct bench_run, field),    \
+		    sizeof(((struct bench_run *)0)->field) \
+	}
 
 static const struct {
 	const char *col;
@@ -43,7 +46,10 @@ static const struct {
 	RUN_TEXT("status", status),
 };
 
-#define PH_NUM(col, field) { col, offsetof(struct bench_phase_result, field) }
+#define PH_NUM(col, field)                                      \
+	{                                                       \
+		col, offsetof(struct bench_phase_result, field) \
+	}
 
 /* REAL columns of bench_phases, NAN <-> NULL. */
 static const struct {
@@ -78,8 +84,9 @@ static const struct {
 
 /* Columns of bench_phases after the REAL ones, in this order. */
 static const char *const phase_rest[] = {
-	"seq", "phase", "rw", "bs", "iodepth", "numjobs", "samples",
-	"lat_bimodal", "started_at", "finished_at", "notes", "raw_output",
+	"seq",	      "phase",	     "rw",	"bs",
+	"iodepth",    "numjobs",     "samples", "lat_bimodal",
+	"started_at", "finished_at", "notes",	"raw_output",
 };
 #define PHASE_NCOLS (ARRAY_SIZE(phase_num) + ARRAY_SIZE(phase_rest))
 
@@ -101,14 +108,16 @@ static void bind_str(sqlite3_stmt *st, int i, const char *s)
 
 static double col_num(sqlite3_stmt *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN :
-		sqlite3_column_double(st, i);
+	return sqlite3_column_type(st, i) == SQLITE_NULL
+		   ? NAN
+		   : sqlite3_column_double(st, i);
 }
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL :
-		xstrdup(db_text(st, i));
+	return sqlite3_column_type(st, i) == SQLITE_NULL
+		   ? NULL
+		   : xstrdup(db_text(st, i));
 }
 
 /* "a, b, c" of the run_text columns. */
@@ -177,10 +186,11 @@ static int insert_run(struct db *db, struct bench_run *r, char *err)
 {
 	char *cols = run_text_cols();
 	char *ph = placeholders(ARRAY_SIZE(run_text) + 11);
-	char *sql = xstrfmt("INSERT INTO bench_runs(%s, size_gib, iops, throughput_mibps,"
-			    " profile_text, results_dir, created_target, destructive,"
-			    " provenance, notes, target_dev, target_ino) VALUES (%s)",
-			    cols, ph);
+	char *sql = xstrfmt(
+	    "INSERT INTO bench_runs(%s, size_gib, iops, throughput_mibps,"
+	    " profile_text, results_dir, created_target, destructive,"
+	    " provenance, notes, target_dev, target_ino) VALUES (%s)",
+	    cols, ph);
 	sqlite3_stmt *st = NULL;
 	int rc, i = 1;
 
@@ -222,10 +232,13 @@ int db_bench_update_run(struct db *db, const struct bench_run *r, char *err)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db, "UPDATE bench_runs SET status = ?, finished_at = ?,"
-			     " fio_version = coalesce(?, fio_version),"
-			     " target_dev = ?, target_ino = ?,"
-			     " created_target = ? WHERE id = ?", &st, err)))
+	if ((rc =
+		 db_prepare(db,
+			    "UPDATE bench_runs SET status = ?, finished_at = ?,"
+			    " fio_version = coalesce(?, fio_version),"
+			    " target_dev = ?, target_ino = ?,"
+			    " created_target = ? WHERE id = ?",
+			    &st, err)))
 		return rc;
 	bind_str(st, 1, r->status);
 	bind_str(st, 2, r->finished_at);
@@ -245,8 +258,9 @@ int db_bench_set_results_dir(struct db *db, long long id, const char *dir,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db, "UPDATE bench_runs SET results_dir = ? WHERE id = ?",
-			     &st, err)))
+	if ((rc = db_prepare(
+		 db, "UPDATE bench_runs SET results_dir = ? WHERE id = ?", &st,
+		 err)))
 		return rc;
 	bind_str(st, 1, dir);
 	sqlite3_bind_int64(st, 2, id);
@@ -262,8 +276,11 @@ static int insert_samples(struct db *db, long long run_id, long seq,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare(db, "INSERT INTO bench_samples(run_id, seq, t_ms, iops)"
-			     " VALUES (?,?,?,?)", &st, err)))
+	if ((rc =
+		 db_prepare(db,
+			    "INSERT INTO bench_samples(run_id, seq, t_ms, iops)"
+			    " VALUES (?,?,?,?)",
+			    &st, err)))
 		return rc;
 	for (size_t i = 0; i < n && !rc; i++) {
 		sqlite3_reset(st);
@@ -319,7 +336,8 @@ static int insert_phase(struct db *db, long long run_id,
 	if ((rc = db_prepare(db, sql, &st, err)))
 		goto out;
 	for (size_t k = 0; k < ARRAY_SIZE(phase_num); k++)
-		bind_num(st, i++, *(const double *)((const char *)p + phase_num[k].off));
+		bind_num(st, i++,
+			 *(const double *)((const char *)p + phase_num[k].off));
 	sqlite3_bind_int64(st, i++, p->seq);
 	bind_str(st, i++, p->phase);
 	bind_str(st, i++, p->rw);
@@ -387,7 +405,8 @@ int db_bench_import(struct db *db, struct bench_run *r,
 		return rc;
 	rc = insert_run(db, r, err);
 	for (size_t i = 0; i < nphases && !rc; i++)
-		rc = insert_phase(db, r->id, &p[i], samples[i], nsamples[i], err);
+		rc = insert_phase(db, r->id, &p[i], samples[i], nsamples[i],
+				  err);
 	rc = end(db, rc, err);
 	if (rc)
 		r->id = 0;
@@ -396,17 +415,18 @@ int db_bench_import(struct db *db, struct bench_run *r,
 
 /* ------------------------------------------------------------ reads */
 
-int db_bench_find_run(struct db *db, const char *ref, long long *id,
-		      char *err)
+int db_bench_find_run(struct db *db, const char *ref, long long *id, char *err)
 {
 	sqlite3_stmt *st = NULL;
 	uint64_t v;
 	int rc, by_id = !parse_u64(ref, &v);
 
-	if ((rc = db_prepare(db, by_id ?
-			     "SELECT id FROM bench_runs WHERE id = ?" :
-			     "SELECT id FROM bench_runs WHERE label = ? ORDER BY id DESC LIMIT 1",
-			     &st, err)))
+	if ((rc = db_prepare(
+		 db,
+		 by_id
+		     ? "SELECT id FROM bench_runs WHERE id = ?"
+		     : "SELECT id FROM bench_runs WHERE label = ? ORDER BY id DESC LIMIT 1",
+		 &st, err)))
 		return rc;
 	if (by_id)
 		sqlite3_bind_int64(st, 1, (sqlite3_int64)v);
@@ -415,7 +435,8 @@ int db_bench_find_run(struct db *db, const char *ref, long long *id,
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
 	else
-		rc = ebs_fail(err, EBS_ERR_NOT_FOUND, "no benchmark run '%s'", ref);
+		rc = ebs_fail(err, EBS_ERR_NOT_FOUND, "no benchmark run '%s'",
+			      ref);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -441,7 +462,7 @@ static void run_from_row(sqlite3_stmt *st, struct bench_run *r)
 	r->provenance = col_dup(st, i++);
 	r->notes = col_dup(st, i++);
 	r->has_target_id = sqlite3_column_type(st, i) != SQLITE_NULL &&
-		sqlite3_column_type(st, i + 1) != SQLITE_NULL;
+			   sqlite3_column_type(st, i + 1) != SQLITE_NULL;
 	r->target_dev = (unsigned long long)sqlite3_column_int64(st, i++);
 	r->target_ino = (unsigned long long)sqlite3_column_int64(st, i++);
 }
@@ -449,11 +470,13 @@ static void run_from_row(sqlite3_stmt *st, struct bench_run *r)
 static char *run_select(const char *tail)
 {
 	char *cols = run_text_cols();
-	char *sql = xstrfmt("SELECT id, %s, size_gib, iops, throughput_mibps,"
-			    " profile_text, results_dir, created_target, destructive,"
-			    " provenance, notes, target_dev, target_ino,"
-			    " (SELECT count(*) FROM bench_phases p WHERE p.run_id = r.id)"
-			    " FROM bench_runs r %s", cols, tail);
+	char *sql = xstrfmt(
+	    "SELECT id, %s, size_gib, iops, throughput_mibps,"
+	    " profile_text, results_dir, created_target, destructive,"
+	    " provenance, notes, target_dev, target_ino,"
+	    " (SELECT count(*) FROM bench_phases p WHERE p.run_id = r.id)"
+	    " FROM bench_runs r %s",
+	    cols, tail);
 
 	free(cols);
 	return sql;
@@ -473,7 +496,8 @@ int db_bench_load_run(struct db *db, long long id, struct bench_run *out,
 	if (sqlite3_step(st) == SQLITE_ROW)
 		run_from_row(st, out);
 	else
-		rc = ebs_fail(err, EBS_ERR_NOT_FOUND, "no benchmark run %lld", id);
+		rc = ebs_fail(err, EBS_ERR_NOT_FOUND, "no benchmark run %lld",
+			      id);
 out:
 	sqlite3_finalize(st);
 	free(sql);
@@ -495,7 +519,10 @@ int db_bench_each_run(struct db *db,
 		int stop;
 
 		run_from_row(st, &r);
-		stop = fn(&r, (long)sqlite3_column_int64(st, (int)ARRAY_SIZE(run_text) + 12), arg);
+		stop = fn(&r,
+			  (long)sqlite3_column_int64(
+			      st, (int)ARRAY_SIZE(run_text) + 12),
+			  arg);
 		bench_run_release(&r);
 		if (stop)
 			break;
@@ -517,18 +544,22 @@ static void phase_from_row(sqlite3_stmt *st, struct bench_phase_result *p)
 	xsnprintf(p->phase, sizeof(p->phase), "%s", db_text(st, i++));
 	xsnprintf(p->rw, sizeof(p->rw), "%s", db_text(st, i++));
 	xsnprintf(p->bs, sizeof(p->bs), "%s", db_text(st, i++));
-	p->iodepth = sqlite3_column_type(st, i) == SQLITE_NULL ? 1 :
-		(long)sqlite3_column_int64(st, i);
+	p->iodepth = sqlite3_column_type(st, i) == SQLITE_NULL
+			 ? 1
+			 : (long)sqlite3_column_int64(st, i);
 	i++;
-	p->numjobs = sqlite3_column_type(st, i) == SQLITE_NULL ? 1 :
-		(long)sqlite3_column_int64(st, i);
+	p->numjobs = sqlite3_column_type(st, i) == SQLITE_NULL
+			 ? 1
+			 : (long)sqlite3_column_int64(st, i);
 	i++;
 	p->samples = (long)sqlite3_column_int64(st, i++);
-	p->bimodal = sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
-		sqlite3_column_int(st, i);
+	p->bimodal = sqlite3_column_type(st, i) == SQLITE_NULL
+			 ? -1
+			 : sqlite3_column_int(st, i);
 	i++;
 	xsnprintf(p->started_at, sizeof(p->started_at), "%s", db_text(st, i++));
-	xsnprintf(p->finished_at, sizeof(p->finished_at), "%s", db_text(st, i++));
+	xsnprintf(p->finished_at, sizeof(p->finished_at), "%s",
+		  db_text(st, i++));
 	xsnprintf(p->notes, sizeof(p->notes), "%s", db_text(st, i++));
 	xsnprintf(p->raw_output, sizeof(p->raw_output), "%s", db_text(st, i++));
 }
@@ -545,10 +576,10 @@ static char *phase_select(const char *prefix, const char *extra,
 }
 
 int db_bench_load_phases(struct db *db, long long id,
-			 struct bench_phase_result **out, size_t *n,
-			 char *err)
+			 struct bench_phase_result **out, size_t *n, char *err)
 {
-	char *sql = phase_select("", "", "FROM bench_phases WHERE run_id = ? ORDER BY seq");
+	char *sql = phase_select(
+	    "", "", "FROM bench_phases WHERE run_id = ? ORDER BY seq");
 	sqlite3_stmt *st = NULL;
 	size_t alloc = 0;
 	int rc;
@@ -577,8 +608,10 @@ int db_bench_load_samples(struct db *db, long long id, long seq,
 
 	*out = NULL;
 	*n = 0;
-	if ((rc = db_prepare(db, "SELECT t_ms, iops FROM bench_samples"
-			     " WHERE run_id = ? AND seq = ? ORDER BY t_ms", &st, err)))
+	if ((rc = db_prepare(db,
+			     "SELECT t_ms, iops FROM bench_samples"
+			     " WHERE run_id = ? AND seq = ? ORDER BY t_ms",
+			     &st, err)))
 		return rc;
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, seq);
@@ -591,16 +624,16 @@ int db_bench_load_samples(struct db *db, long long id, long seq,
 	return EBS_OK;
 }
 
-int db_bench_each_published(struct db *db, const char *volume_type,
-			    const char *phase,
-			    int (*fn)(const char *label,
-				      const struct bench_phase_result *, void *),
-			    void *arg, char *err)
+int db_bench_each_published(
+    struct db *db, const char *volume_type, const char *phase,
+    int (*fn)(const char *label, const struct bench_phase_result *, void *),
+    void *arg, char *err)
 {
-	char *sql = phase_select("p.", ", r.label",
-				 "FROM bench_phases p JOIN bench_runs r ON r.id = p.run_id"
-				 " WHERE r.source = 'published' AND r.volume_type = ?"
-				 " AND p.phase = ? ORDER BY r.id");
+	char *sql = phase_select(
+	    "p.", ", r.label",
+	    "FROM bench_phases p JOIN bench_runs r ON r.id = p.run_id"
+	    " WHERE r.source = 'published' AND r.volume_type = ?"
+	    " AND p.phase = ? ORDER BY r.id");
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -629,9 +662,11 @@ int db_bench_target_created(struct db *db, const char *target,
 	int rc;
 
 	*yes = 0;
-	if ((rc = db_prepare(db, "SELECT 1 FROM bench_runs WHERE target = ?"
+	if ((rc = db_prepare(db,
+			     "SELECT 1 FROM bench_runs WHERE target = ?"
 			     " AND created_target = 1 AND target_dev = ?"
-			     " AND target_ino = ? LIMIT 1", &st, err)))
+			     " AND target_ino = ? LIMIT 1",
+			     &st, err)))
 		return rc;
 	sqlite3_bind_text(st, 1, target, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)dev);

@@ -13,8 +13,9 @@
 
 static double col_or_nan(sqlite3_stmt *st, int col)
 {
-	return sqlite3_column_type(st, col) == SQLITE_NULL ?
-		NAN : sqlite3_column_double(st, col);
+	return sqlite3_column_type(st, col) == SQLITE_NULL
+		   ? NAN
+		   : sqlite3_column_double(st, col);
 }
 
 /* What an unknown figure costs a candidate run: worse than a factor of
@@ -29,20 +30,22 @@ static double log_gap(double a, double b)
 	return fabs(log(a / b));
 }
 
-static double distance(const struct vol_config *cfg, double size,
-		       double iops, double mibps)
+static double distance(const struct vol_config *cfg, double size, double iops,
+		       double mibps)
 {
 	switch (cfg->type) {
 	case VT_GP3:
 		return log_gap(iops, (double)cfg->iops) +
-			log_gap(mibps, (double)cfg->throughput_mibps) +
-			(isnan(iops) ? UNKNOWN : 0) +
-			(isnan(mibps) ? UNKNOWN : 0);
+		       log_gap(mibps, (double)cfg->throughput_mibps) +
+		       (isnan(iops) ? UNKNOWN : 0) +
+		       (isnan(mibps) ? UNKNOWN : 0);
 	case VT_IO1:
 	case VT_IO2:
-		return log_gap(iops, (double)cfg->iops) + (isnan(iops) ? UNKNOWN : 0);
+		return log_gap(iops, (double)cfg->iops) +
+		       (isnan(iops) ? UNKNOWN : 0);
 	default:
-		return log_gap(size, (double)cfg->size_gib) + (isnan(size) ? UNKNOWN : 0);
+		return log_gap(size, (double)cfg->size_gib) +
+		       (isnan(size) ? UNKNOWN : 0);
 	}
 }
 
@@ -52,12 +55,14 @@ static int load_phase(struct db *db, struct bench_evidence *e, char *err)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = db_prepare_kept(db, DB_KEPT_EVIDENCE_PHASE,
-			     "SELECT phase, rw, bs, iodepth, iops, iops_before_cliff,"
-			     " iops_after_cliff, cliff_t_s, p99_ms, lat_mean_ms"
-			     " FROM bench_phases WHERE run_id = ?"
-			     " AND (iops IS NOT NULL OR iops_before_cliff IS NOT NULL)"
-			     " ORDER BY seq LIMIT 1", &st, err)))
+	if ((rc = db_prepare_kept(
+		 db, DB_KEPT_EVIDENCE_PHASE,
+		 "SELECT phase, rw, bs, iodepth, iops, iops_before_cliff,"
+		 " iops_after_cliff, cliff_t_s, p99_ms, lat_mean_ms"
+		 " FROM bench_phases WHERE run_id = ?"
+		 " AND (iops IS NOT NULL OR iops_before_cliff IS NOT NULL)"
+		 " ORDER BY seq LIMIT 1",
+		 &st, err)))
 		return rc;
 	sqlite3_bind_int64(st, 1, e->run_id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -77,12 +82,12 @@ static int load_phase(struct db *db, struct bench_evidence *e, char *err)
 }
 
 /* Complete runs of a type (?1) with a phase that has an IOPS figure. */
-#define RUNS_SQL \
-	"SELECT r.id, r.label, r.source, coalesce(r.instance_type, '')," \
-	" r.size_gib, r.iops, r.throughput_mibps FROM bench_runs r" \
-	" WHERE r.volume_type = ? AND r.status = 'complete'" \
+#define RUNS_SQL                                                          \
+	"SELECT r.id, r.label, r.source, coalesce(r.instance_type, ''),"  \
+	" r.size_gib, r.iops, r.throughput_mibps FROM bench_runs r"       \
+	" WHERE r.volume_type = ? AND r.status = 'complete'"              \
 	" AND EXISTS (SELECT 1 FROM bench_phases p WHERE p.run_id = r.id" \
-	"  AND (p.iops IS NOT NULL OR p.iops_before_cliff IS NOT NULL))" \
+	"  AND (p.iops IS NOT NULL OR p.iops_before_cliff IS NOT NULL))"  \
 	" ORDER BY r.id"
 
 /* The run's own fields of a RUNS_SQL row into e. */
@@ -91,7 +96,8 @@ static void run_from_row(sqlite3_stmt *st, struct bench_evidence *e)
 	e->run_id = sqlite3_column_int64(st, 0);
 	xsnprintf(e->label, sizeof(e->label), "%s", db_text(st, 1));
 	xsnprintf(e->source, sizeof(e->source), "%s", db_text(st, 2));
-	xsnprintf(e->instance_type, sizeof(e->instance_type), "%s", db_text(st, 3));
+	xsnprintf(e->instance_type, sizeof(e->instance_type), "%s",
+		  db_text(st, 3));
 	e->size_gib = col_or_nan(st, 4);
 	e->prov_iops = col_or_nan(st, 5);
 	e->prov_mibps = col_or_nan(st, 6);
@@ -105,7 +111,8 @@ int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 
 	*found = 0;
 	memset(out, 0, sizeof(*out));
-	if ((rc = db_prepare_kept(db, DB_KEPT_EVIDENCE_RUNS, RUNS_SQL, &st, err)))
+	if ((rc = db_prepare_kept(db, DB_KEPT_EVIDENCE_RUNS, RUNS_SQL, &st,
+				  err)))
 		return rc;
 	sqlite3_bind_text(st, 1, model_type_name(cfg->type), -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -131,7 +138,7 @@ int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 
 /* A run that may back a configuration, with its headline phase. */
 struct cached_run {
-	struct bench_evidence e;   /* distance unset */
+	struct bench_evidence e; /* distance unset */
 	int phase_loaded;
 };
 
@@ -175,14 +182,15 @@ static int load_runs(struct db_evidence_cache *c, enum vol_type t)
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct cached_run *r;
 
-		xgrow((void **)&c->type[t].runs, &c->type[t].alloc, c->type[t].n + 1,
-		      sizeof(*c->type[t].runs));
+		xgrow((void **)&c->type[t].runs, &c->type[t].alloc,
+		      c->type[t].n + 1, sizeof(*c->type[t].runs));
 		r = &c->type[t].runs[c->type[t].n++];
 		memset(r, 0, sizeof(*r));
 		run_from_row(st, &r->e);
 	}
 	if (step != SQLITE_DONE)
-		rc = db_fail(c->db, c->type[t].err, "cannot read benchmark runs");
+		rc = db_fail(c->db, c->type[t].err,
+			     "cannot read benchmark runs");
 	db_unkeep(st);
 	return rc;
 }
@@ -210,7 +218,8 @@ int db_bench_evidence_cached(struct db_evidence_cache *c,
 	}
 	for (size_t i = 0; i < c->type[t].n; i++) {
 		struct cached_run *r = &c->type[t].runs[i];
-		double d = distance(cfg, r->e.size_gib, r->e.prov_iops, r->e.prov_mibps);
+		double d = distance(cfg, r->e.size_gib, r->e.prov_iops,
+				    r->e.prov_mibps);
 
 		if (best && d >= best_d)
 			continue;

@@ -18,25 +18,28 @@
  */
 static int check_instance(const struct instance_limits *il, char *err)
 {
-	const double v[] = { il->baseline_mbps, il->max_mbps,
+	const double v[] = { il->baseline_mbps,		il->max_mbps,
 			     il->baseline_mbytes_per_s, il->max_mbytes_per_s,
-			     il->baseline_iops, il->max_iops };
+			     il->baseline_iops,		il->max_iops };
 
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
 		if (!isfinite(v[i]) || v[i] < 0)
-			return ebs_fail(err, EBS_ERR_SANITY,
-					"instance type '%s': a limit is negative or not a number",
-					il->instance_type);
+			return ebs_fail(
+			    err, EBS_ERR_SANITY,
+			    "instance type '%s': a limit is negative or not a number",
+			    il->instance_type);
 	if (il->baseline_iops > 1e15 || il->max_iops > 1e15)
-		return ebs_fail(err, EBS_ERR_SANITY,
-				"instance type '%s': an IOPS limit is too large",
-				il->instance_type);
+		return ebs_fail(
+		    err, EBS_ERR_SANITY,
+		    "instance type '%s': an IOPS limit is too large",
+		    il->instance_type);
 	if (il->baseline_mbps > il->max_mbps ||
 	    il->baseline_mbytes_per_s > il->max_mbytes_per_s ||
 	    il->baseline_iops > il->max_iops)
-		return ebs_fail(err, EBS_ERR_SANITY,
-				"instance type '%s': a baseline is above its maximum",
-				il->instance_type);
+		return ebs_fail(
+		    err, EBS_ERR_SANITY,
+		    "instance type '%s': a baseline is above its maximum",
+		    il->instance_type);
 	return EBS_OK;
 }
 
@@ -45,7 +48,9 @@ static int exists(struct db *db, const char *type)
 	sqlite3_stmt *st = NULL;
 	int found;
 
-	if (db_prepare(db, "SELECT 1 FROM instance_limits WHERE instance_type = ?", &st, NULL))
+	if (db_prepare(db,
+		       "SELECT 1 FROM instance_limits WHERE instance_type = ?",
+		       &st, NULL))
 		return 0;
 	sqlite3_bind_text(st, 1, type, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
@@ -67,8 +72,8 @@ static int upsert(struct db *db, sqlite3_stmt *st,
 	sqlite3_bind_int64(st, 8, (long long)il->max_iops);
 	sqlite3_bind_text(st, 9, il->source, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, il->as_of, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 11, model_ebs_optimized_name(il->ebs_optimized), -1,
-			  SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, model_ebs_optimized_name(il->ebs_optimized),
+			  -1, SQLITE_STATIC);
 	if (il->max_ebs_attachments > 0)
 		sqlite3_bind_int64(st, 12, il->max_ebs_attachments);
 	else
@@ -83,37 +88,40 @@ static int upsert(struct db *db, sqlite3_stmt *st,
 }
 
 int db_instances_import(struct db *db, const struct instance_limits *v,
-			size_t n, struct instance_import_report *rep,
-			char *err)
+			size_t n, struct instance_import_report *rep, char *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = EBS_OK;
 
 	memset(rep, 0, sizeof(*rep));
 	if (!n)
-		return ebs_fail(err, EBS_ERR_SANITY,
-				"no instance types with EBS-optimized limits in the input");
+		return ebs_fail(
+		    err, EBS_ERR_SANITY,
+		    "no instance types with EBS-optimized limits in the input");
 	for (size_t i = 0; i < n; i++)
 		if ((rc = check_instance(&v[i], err)))
 			return rc;
 	if ((rc = db_exec(db, "BEGIN IMMEDIATE", err)))
 		return rc;
 	/* what the input does not say (attachments, NVMe) is kept */
-	rc = db_prepare(db, "INSERT INTO instance_limits (instance_type, burst,"
-			" baseline_mbps, max_mbps, baseline_mbytes_per_s, max_mbytes_per_s,"
-			" baseline_iops, max_iops, source, as_of, ebs_optimized,"
-			" max_ebs_attachments, nvme)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
-			" ON CONFLICT (instance_type) DO UPDATE SET burst = excluded.burst,"
-			" baseline_mbps = excluded.baseline_mbps, max_mbps = excluded.max_mbps,"
-			" baseline_mbytes_per_s = excluded.baseline_mbytes_per_s,"
-			" max_mbytes_per_s = excluded.max_mbytes_per_s,"
-			" baseline_iops = excluded.baseline_iops, max_iops = excluded.max_iops,"
-			" source = excluded.source, as_of = excluded.as_of,"
-			" ebs_optimized = excluded.ebs_optimized,"
-			" max_ebs_attachments = coalesce(excluded.max_ebs_attachments,"
-			"  instance_limits.max_ebs_attachments),"
-			" nvme = coalesce(excluded.nvme, instance_limits.nvme)", &st, err);
+	rc = db_prepare(
+	    db,
+	    "INSERT INTO instance_limits (instance_type, burst,"
+	    " baseline_mbps, max_mbps, baseline_mbytes_per_s, max_mbytes_per_s,"
+	    " baseline_iops, max_iops, source, as_of, ebs_optimized,"
+	    " max_ebs_attachments, nvme)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+	    " ON CONFLICT (instance_type) DO UPDATE SET burst = excluded.burst,"
+	    " baseline_mbps = excluded.baseline_mbps, max_mbps = excluded.max_mbps,"
+	    " baseline_mbytes_per_s = excluded.baseline_mbytes_per_s,"
+	    " max_mbytes_per_s = excluded.max_mbytes_per_s,"
+	    " baseline_iops = excluded.baseline_iops, max_iops = excluded.max_iops,"
+	    " source = excluded.source, as_of = excluded.as_of,"
+	    " ebs_optimized = excluded.ebs_optimized,"
+	    " max_ebs_attachments = coalesce(excluded.max_ebs_attachments,"
+	    "  instance_limits.max_ebs_attachments),"
+	    " nvme = coalesce(excluded.nvme, instance_limits.nvme)",
+	    &st, err);
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (exists(db, v[i].instance_type))
 			rep->updated++;

@@ -31,7 +31,7 @@ struct db {
 	/* what a failed write was for, in messages ("storing prices"):
 	 * the command's, or "reading" for a command that only reads */
 	const char *doing;
-	int readonly;      /* opened read-only (the file or its directory
+	int readonly; /* opened read-only (the file or its directory
 			      cannot be written) */
 };
 

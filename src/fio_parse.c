@@ -9,7 +9,7 @@
  * option values are strings, text may precede the JSON, bw_bytes exists
  * from fio 3.2 (bw in KiB/s before), percentiles only when measured.
  */
-#define _GNU_SOURCE             /* memmem */
+#define _GNU_SOURCE /* memmem */
 #include "ebsize/fio_parse.h"
 
 #include <cjson/cJSON.h>
@@ -47,7 +47,8 @@ static double num_or_nan(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble
+							     : NAN;
 }
 
 /* Option value (string) from the job's options, else the global ones. */
@@ -57,14 +58,14 @@ static const char *option(const cJSON *job, const cJSON *global,
 	const cJSON *v;
 
 	v = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(job, "job options"), key);
+	    cJSON_GetObjectItemCaseSensitive(job, "job options"), key);
 	if (!cJSON_IsString(v))
 		v = cJSON_GetObjectItemCaseSensitive(global, key);
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static long option_long(const cJSON *job, const cJSON *global,
-			const char *key, long dflt)
+static long option_long(const cJSON *job, const cJSON *global, const char *key,
+			long dflt)
 {
 	const char *s = option(job, global, key);
 	long v;
@@ -98,7 +99,8 @@ static double option_seconds(const char *s)
 /* Percentile p ("50.000000") of a clat_ns object, in ns; NAN if absent. */
 static double percentile(const cJSON *lat, const char *p)
 {
-	return num_or_nan(cJSON_GetObjectItemCaseSensitive(lat, "percentile"), p);
+	return num_or_nan(cJSON_GetObjectItemCaseSensitive(lat, "percentile"),
+			  p);
 }
 
 static void read_dir(const cJSON *d, struct fio_dir_stats *o)
@@ -110,7 +112,7 @@ static void read_dir(const cJSON *d, struct fio_dir_stats *o)
 	o->iops = num_or_nan(d, "iops");
 	o->bw_bytes = num_or_nan(d, "bw_bytes");
 	if (isnan(o->bw_bytes) && !isnan(bw_kib))
-		o->bw_bytes = bw_kib * 1024;    /* fio < 3.2: bw in KiB/s */
+		o->bw_bytes = bw_kib * 1024; /* fio < 3.2: bw in KiB/s */
 	o->total_ios = num_or_nan(d, "total_ios");
 	o->runtime_ms = num_or_nan(d, "runtime");
 	o->clat_mean_ns = num_or_nan(clat, "mean");
@@ -132,13 +134,16 @@ static int read_job(const cJSON *j, const cJSON *global, struct fio_job *o,
 	const char *s;
 
 	if (!cJSON_IsObject(j) || !cJSON_IsString(v))
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"cannot parse '%s': jobs[%zu] has no \"jobname\"",
-				name, idx);
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot parse '%s': jobs[%zu] has no \"jobname\"", name,
+		    idx);
 	xsnprintf(o->name, sizeof(o->name), "%s", v->valuestring);
 	v = cJSON_GetObjectItemCaseSensitive(j, "error");
-	o->error = !cJSON_IsNumber(v) || v->valuedouble == 0 ? 0 :
-		v->valuedouble > 0 && v->valuedouble < 4096 ? (int)v->valuedouble : -1;
+	o->error = !cJSON_IsNumber(v) || v->valuedouble == 0 ? 0
+		   : v->valuedouble > 0 && v->valuedouble < 4096
+		       ? (int)v->valuedouble
+		       : -1;
 	s = option(j, global, "rw");
 	if (!s)
 		s = option(j, global, "readwrite");
@@ -167,15 +172,17 @@ static cJSON *parse_last_doc(const char *buf, size_t len, size_t start,
 
 	while (off < len) {
 		const char *end = NULL;
-		cJSON *doc = cJSON_ParseWithLengthOpts(buf + off, len - off,
-						       &end, 0);
+		cJSON *doc =
+		    cJSON_ParseWithLengthOpts(buf + off, len - off, &end, 0);
 
 		if (!doc) {
 			if (root)
-				break;      /* trailing text after a document */
-			ebs_fail(err, EBS_ERR_PARSE,
-				 "cannot parse '%s': line %zu: invalid JSON",
-				 name, line_of_offset(buf, (size_t)(end ? end - buf : (long)off)));
+				break; /* trailing text after a document */
+			ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "cannot parse '%s': line %zu: invalid JSON", name,
+			    line_of_offset(
+				buf, (size_t)(end ? end - buf : (long)off)));
 			return NULL;
 		}
 		cJSON_Delete(root);
@@ -198,15 +205,18 @@ int fio_parse_result(const char *buf, size_t len, const char *name,
 	memset(out, 0, sizeof(*out));
 	start = json_start(buf, len, &out->noise_lines);
 	if (start < 0)
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"cannot parse '%s': no fio JSON output (no line '{')",
-				name);
-	out->interrupted = memmem(buf, (size_t)start, "terminating on signal", 21) != NULL;
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot parse '%s': no fio JSON output (no line '{')",
+		    name);
+	out->interrupted =
+	    memmem(buf, (size_t)start, "terminating on signal", 21) != NULL;
 	if (!(root = parse_last_doc(buf, len, (size_t)start, name, err)))
 		return EBS_ERR_PARSE;
 	v = cJSON_GetObjectItemCaseSensitive(root, "fio version");
 	if (cJSON_IsString(v))
-		xsnprintf(out->version, sizeof(out->version), "%s", v->valuestring);
+		xsnprintf(out->version, sizeof(out->version), "%s",
+			  v->valuestring);
 	{
 		double ts = num_or_nan(root, "timestamp");
 
@@ -217,11 +227,13 @@ int fio_parse_result(const char *buf, size_t len, const char *name,
 	if (!cJSON_IsArray(jobs))
 		jobs = cJSON_GetObjectItemCaseSensitive(root, "client_stats");
 	if (!cJSON_IsArray(jobs) || !cJSON_GetArraySize(jobs)) {
-		rc = ebs_fail(err, EBS_ERR_PARSE,
-			      "cannot parse '%s': no \"jobs\" in the fio output", name);
+		rc = ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot parse '%s': no \"jobs\" in the fio output", name);
 		goto out;
 	}
-	out->jobs = xcalloc((size_t)cJSON_GetArraySize(jobs), sizeof(*out->jobs));
+	out->jobs =
+	    xcalloc((size_t)cJSON_GetArraySize(jobs), sizeof(*out->jobs));
 	for (const cJSON *j = jobs->child; j; j = j->next) {
 		if ((rc = read_job(j, global, &out->jobs[out->njobs], name,
 				   out->njobs, err)))
@@ -276,17 +288,20 @@ static void note_percentiles(const struct fio_result *r,
 	if (isnan(first->dir[dir].p50_ns))
 		return;
 	if (same > 1 && both)
-		xsnprintf(out->notes, sizeof(out->notes),
-			  "latency percentiles are of the first of %zu jobs (no group_reporting) and of its %s direction only",
-			  same, dir ? "write" : "read");
+		xsnprintf(
+		    out->notes, sizeof(out->notes),
+		    "latency percentiles are of the first of %zu jobs (no group_reporting) and of its %s direction only",
+		    same, dir ? "write" : "read");
 	else if (same > 1)
-		xsnprintf(out->notes, sizeof(out->notes),
-			  "latency percentiles are of the first of %zu jobs only (no group_reporting)",
-			  same);
+		xsnprintf(
+		    out->notes, sizeof(out->notes),
+		    "latency percentiles are of the first of %zu jobs only (no group_reporting)",
+		    same);
 	else if (both)
-		xsnprintf(out->notes, sizeof(out->notes),
-			  "latency percentiles are of the %s direction only (rw=%s)",
-			  dir ? "write" : "read", first->rw);
+		xsnprintf(
+		    out->notes, sizeof(out->notes),
+		    "latency percentiles are of the %s direction only (rw=%s)",
+		    dir ? "write" : "read", first->rw);
 }
 
 /* The busiest direction of job j (0 read, 1 write). */
@@ -313,9 +328,10 @@ int fio_result_phase(const struct fio_result *r, const char *jobname,
 		if (jobname && strcmp(j->name, jobname))
 			continue;
 		if (j->error)
-			return ebs_fail(err, EBS_ERR_EXEC,
-					"'%s': fio job '%s' failed with error %d (%s)",
-					name, j->name, j->error, strerror(j->error));
+			return ebs_fail(
+			    err, EBS_ERR_EXEC,
+			    "'%s': fio job '%s' failed with error %d (%s)",
+			    name, j->name, j->error, strerror(j->error));
 		if (!first)
 			first = j;
 		for (int d = 0; d < 2; d++) {
@@ -324,7 +340,8 @@ int fio_result_phase(const struct fio_result *r, const char *jobname,
 			if (isnan(s->total_ios) || s->total_ios <= 0)
 				continue;
 			out->iops = nan_add(out->iops, s->iops);
-			out->bw_mibps = nan_add(out->bw_mibps, s->bw_bytes / 1048576.0);
+			out->bw_mibps =
+			    nan_add(out->bw_mibps, s->bw_bytes / 1048576.0);
 			if (!isnan(s->clat_mean_ns)) {
 				lat_weighted += s->clat_mean_ns * s->total_ios;
 				lat_ios += s->total_ios;
@@ -338,11 +355,13 @@ int fio_result_phase(const struct fio_result *r, const char *jobname,
 		}
 	}
 	if (!first)
-		return ebs_fail(err, EBS_ERR_PARSE, "'%s': no fio job named '%s'",
-				name, jobname ? jobname : "");
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"'%s': no fio job named '%s'", name,
+				jobname ? jobname : "");
 	if (isnan(out->iops))
 		return ebs_fail(err, EBS_ERR_SANITY,
-				"'%s': fio job '%s' did no I/O", name, first->name);
+				"'%s': fio job '%s' did no I/O", name,
+				first->name);
 	xsnprintf(out->phase, sizeof(out->phase), "%s", first->name);
 	xsnprintf(out->rw, sizeof(out->rw), "%s", first->rw);
 	xsnprintf(out->bs, sizeof(out->bs), "%s", first->bs);
@@ -483,7 +502,7 @@ struct log_rows {
 	long long *t, *v;
 	int *dd;
 	size_t n, at, av, ad;
-	int per_io;          /* every row has a bs: one row per I/O */
+	int per_io; /* every row has a bs: one row per I/O */
 };
 
 static void log_rows_release(struct log_rows *lr)
@@ -510,7 +529,8 @@ static int read_rows(const char *buf, size_t len, const char *name,
 		line++;
 		if (e - i >= sizeof(tmp))
 			return ebs_fail(err, EBS_ERR_PARSE,
-					"cannot parse '%s': line %zu: too long", name, line);
+					"cannot parse '%s': line %zu: too long",
+					name, line);
 		memcpy(tmp, buf + i, e - i);
 		tmp[e - i] = '\0';
 		if (e - i && tmp[e - i - 1] == '\r')
@@ -521,16 +541,19 @@ static int read_rows(const char *buf, size_t len, const char *name,
 		xgrow((void **)&lr->t, &lr->at, lr->n + 1, sizeof(*lr->t));
 		xgrow((void **)&lr->v, &lr->av, lr->n + 1, sizeof(*lr->v));
 		xgrow((void **)&lr->dd, &lr->ad, lr->n + 1, sizeof(*lr->dd));
-		if (parse_log_line(tmp, &lr->t[lr->n], &lr->v[lr->n], &lr->dd[lr->n], &bs) ||
+		if (parse_log_line(tmp, &lr->t[lr->n], &lr->v[lr->n],
+				   &lr->dd[lr->n], &bs) ||
 		    (lr->n && lr->t[lr->n] < lr->t[lr->n - 1]))
-			return ebs_fail(err, EBS_ERR_PARSE,
-					"cannot parse '%s': line %zu: expected 'time, value, direction, bs[, offset][, prio]' with time not going back",
-					name, line);
-		lr->per_io &= bs != 0;      /* averaged logs have bs 0 */
+			return ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "cannot parse '%s': line %zu: expected 'time, value, direction, bs[, offset][, prio]' with time not going back",
+			    name, line);
+		lr->per_io &= bs != 0; /* averaged logs have bs 0 */
 		lr->n++;
 	}
 	if (!lr->n)
-		return ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': empty IOPS log", name);
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"cannot parse '%s': empty IOPS log", name);
 	return EBS_OK;
 }
 
@@ -550,7 +573,8 @@ static size_t per_interval(const struct log_rows *lr, struct bench_sample *s)
 			/* rows of this sample only (times never go back), and
 			 * stop at the first match: linear, not quadratic, in
 			 * rows that share one time stamp */
-			for (size_t q = r; q-- > 0 && lr->t[q] >= s[ns - 1].t_ms;)
+			for (size_t q = r;
+			     q-- > 0 && lr->t[q] >= s[ns - 1].t_ms;)
 				if (lr->dd[q] == lr->dd[r]) {
 					seen_dir = 1;
 					break;
@@ -575,8 +599,8 @@ int fio_parse_iops_log(const char *buf, size_t len, const char *name,
 	*n = 0;
 	if (!(rc = read_rows(buf, len, name, &lr, err))) {
 		*out = xcalloc(lr.n, sizeof(**out));
-		*n = lr.per_io ? per_second(lr.t, lr.v, lr.n, *out) :
-			per_interval(&lr, *out);
+		*n = lr.per_io ? per_second(lr.t, lr.v, lr.n, *out)
+			       : per_interval(&lr, *out);
 	}
 	log_rows_release(&lr);
 	return rc;

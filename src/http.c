@@ -16,7 +16,7 @@
 #include "ebsize/http.h"
 
 #define CURL_DISABLE_TYPECHECK 1
-#define CURL_NO_OLDIES 1
+#define CURL_NO_OLDIES	       1
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -52,7 +52,7 @@ static struct curl_api {
 	curl_version_info_data *(*version_info)(CURLversion v);
 } C;
 
-static int loaded;           /* 1 once every symbol is there */
+static int loaded; /* 1 once every symbol is there */
 static long curl_version_num;
 
 static const struct {
@@ -96,7 +96,8 @@ static int load_from(const char *soname, char *why, size_t whylen)
 		void *f = dlsym(lib, symbols[i].name);
 
 		if (!f) {
-			xsnprintf(why, whylen, "'%s' lacks %s", soname, symbols[i].name);
+			xsnprintf(why, whylen, "'%s' lacks %s", soname,
+				  symbols[i].name);
 			dlclose(lib);
 			return -1;
 		}
@@ -124,17 +125,19 @@ int http_load(const char *what, char *err)
 	curl_version_num = vi ? (long)vi->version_num : 0;
 	/* CURLOPT_AWS_SIGV4 came in 7.75.0 */
 	if (curl_version_num < 0x074b00)
-		return ebs_fail(err, EBS_ERR_NETWORK,
-				"'%s' needs libcurl 7.75.0 or newer; this one is %s",
-				what, vi && vi->version ? vi->version : "unknown");
+		return ebs_fail(
+		    err, EBS_ERR_NETWORK,
+		    "'%s' needs libcurl 7.75.0 or newer; this one is %s", what,
+		    vi && vi->version ? vi->version : "unknown");
 	if (C.global_init(CURL_GLOBAL_DEFAULT))
 		return ebs_fail(err, EBS_ERR_NETWORK, "cannot start libcurl");
 	loaded = 1;
 	return EBS_OK;
 missing:
-	return ebs_fail(err, EBS_ERR_NETWORK,
-			"'%s' needs libcurl, which cannot be loaded (%s); install it (Debian: apt-get install libcurl4)",
-			what, why);
+	return ebs_fail(
+	    err, EBS_ERR_NETWORK,
+	    "'%s' needs libcurl, which cannot be loaded (%s); install it (Debian: apt-get install libcurl4)",
+	    what, why);
 }
 
 /* ------------------------------------------------------------ URLs */
@@ -166,7 +169,7 @@ int http_loopback_host(const char *h)
 static int metadata_host(const char *h)
 {
 	static const char *const hosts[] = {
-		"169.254.169.254", "169.254.170.2", "169.254.170.23",
+		"169.254.169.254", "169.254.170.2",  "169.254.170.23",
 		"[fd00:ec2::254]", "[fd00:ec2::23]",
 	};
 
@@ -192,24 +195,27 @@ int http_url_check(const char *url, const char *what, unsigned flags,
 	if (C.url_set(u, CURLUPART_URL, url, 0) ||
 	    C.url_get(u, CURLUPART_SCHEME, &scheme, 0) ||
 	    C.url_get(u, CURLUPART_HOST, &host, 0)) {
-		rc = ebs_fail(err, EBS_ERR_USAGE, "'%s' is not a valid %s URL", url, what);
+		rc = ebs_fail(err, EBS_ERR_USAGE, "'%s' is not a valid %s URL",
+			      url, what);
 		goto out;
 	}
 	/* the URL itself is not echoed: it holds the password */
 	if (!C.url_get(u, CURLUPART_USER, &user, 0) ||
 	    !C.url_get(u, CURLUPART_PASSWORD, &pass, 0)) {
-		rc = ebs_fail(err, EBS_ERR_USAGE,
-			      "%s for host '%s' must not contain a user name or password",
-			      what, host);
+		rc = ebs_fail(
+		    err, EBS_ERR_USAGE,
+		    "%s for host '%s' must not contain a user name or password",
+		    what, host);
 		goto out;
 	}
 	if (strcmp(scheme, "https") &&
 	    !(!strcmp(scheme, "http") &&
 	      (http_loopback_host(host) ||
 	       ((flags & HTTP_URL_LINK_LOCAL) && metadata_host(host))))) {
-		rc = ebs_fail(err, EBS_ERR_USAGE,
-			      "%s '%s' must use https (plain http only to a loopback host)",
-			      what, url);
+		rc = ebs_fail(
+		    err, EBS_ERR_USAGE,
+		    "%s '%s' must use https (plain http only to a loopback host)",
+		    what, url);
 		goto out;
 	}
 	if (host_out && hostlen)
@@ -234,8 +240,8 @@ char *http_urlencode(const char *s)
 		char e[3] = { '%', hex[c >> 4], hex[c & 15] };
 
 		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
-		    c == '~')
+		    (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+		    c == '.' || c == '~')
 			sbuf_add(&sb, s, 1);
 		else
 			sbuf_add(&sb, e, 3);
@@ -358,7 +364,7 @@ static size_t on_header(char *data, size_t size, size_t n, void *arg)
 	memcpy(line, data, len);
 	line[len] = '\0';
 	line[strcspn(line, "\r\n")] = '\0';
-	if (!strncmp(line, "HTTP/", 5)) {        /* a new response */
+	if (!strncmp(line, "HTTP/", 5)) { /* a new response */
 		x->resp->etag[0] = '\0';
 		x->resp->range_start = -1;
 		x->resp->length = -1;
@@ -376,7 +382,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *arg)
 		char num[32];
 		uint64_t start;
 
-		xsnprintf(num, sizeof(num), "%.*s", (int)strcspn(v + 6, "-"), v + 6);
+		xsnprintf(num, sizeof(num), "%.*s", (int)strcspn(v + 6, "-"),
+			  v + 6);
 		if (!parse_u64(num, &start) && start < (1ull << 62))
 			x->resp->range_start = (long long)start;
 	} else if (!strcasecmp(line, "Content-Length")) {
@@ -420,10 +427,8 @@ static int transient(CURLcode c)
 	case CURLE_PARTIAL_FILE:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_HTTP2:
-	case CURLE_HTTP2_STREAM:
-		return 1;
-	default:
-		return 0;
+	case CURLE_HTTP2_STREAM: return 1;
+	default: return 0;
 	}
 }
 
@@ -459,7 +464,8 @@ static struct curl_slist *setup(CURL *h, const struct http_request *r,
 		C.easy_setopt(h, CURLOPT_LOW_SPEED_TIME, r->low_speed_s);
 	}
 	if (!r->on_data && r->max_body)
-		C.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)r->max_body);
+		C.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE,
+			      (curl_off_t)r->max_body);
 	C.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
 	C.easy_setopt(h, CURLOPT_WRITEDATA, x);
 	C.easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
@@ -502,14 +508,16 @@ static int classify(CURLcode c, const char *curl_err,
 	clean_text(resp->reason);
 	if (c == CURLE_OPERATION_TIMEDOUT) {
 		if (strstr(curl_err, "too slow")) {
-			xsnprintf(resp->reason, sizeof(resp->reason),
-				  "transfer stalled: less than %ld bytes/s for %ld s",
-				  r->low_speed_bytes, r->low_speed_s);
+			xsnprintf(
+			    resp->reason, sizeof(resp->reason),
+			    "transfer stalled: less than %ld bytes/s for %ld s",
+			    r->low_speed_bytes, r->low_speed_s);
 			return HTTP_STALLED;
 		}
-		if (strstr(curl_err, "onnect"))     /* connection timed out */
+		if (strstr(curl_err, "onnect")) /* connection timed out */
 			return HTTP_TRANSIENT;
-		xsnprintf(resp->reason, sizeof(resp->reason), "no answer within %ld s",
+		xsnprintf(resp->reason, sizeof(resp->reason),
+			  "no answer within %ld s",
 			  (r->timeout_ms + 999) / 1000);
 		return HTTP_TIMEOUT;
 	}
@@ -526,8 +534,9 @@ int http_perform(struct http *hc, const struct http_request *r,
 
 	sbuf_release(&resp->body);
 	http_response_init(resp);
-	sbuf_init(&resp->body, r->on_data ? ERROR_BODY_CAP :
-		  r->max_body ? r->max_body : (16u << 20));
+	sbuf_init(&resp->body, r->on_data    ? ERROR_BODY_CAP
+			       : r->max_body ? r->max_body
+					     : (16u << 20));
 	sbuf_add(&resp->body, "", 0);
 	C.easy_reset(hc->h);
 	hl = setup(hc->h, r, &x, curl_err);
@@ -539,7 +548,8 @@ int http_perform(struct http *hc, const struct http_request *r,
 	if (x.too_big || c == CURLE_FILESIZE_EXCEEDED) {
 		char limit[32];
 
-		fmt_cap(limit, sizeof(limit), r->max_body ? r->max_body : (16u << 20));
+		fmt_cap(limit, sizeof(limit),
+			r->max_body ? r->max_body : (16u << 20));
 		xsnprintf(resp->reason, sizeof(resp->reason),
 			  "response larger than the limit of %s", limit);
 		return HTTP_TOO_BIG;

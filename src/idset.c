@@ -12,7 +12,7 @@
 
 #include "ebsize/util.h"
 
-#define IDSET_USED 0x80000000u
+#define IDSET_USED  0x80000000u
 #define IDSET_SHORT 0x10u
 
 /* The packed form of id: 0 and lo/tag set, or -1 when id is not
@@ -61,7 +61,8 @@ static struct idset_slot *find(const struct idset *s, uint64_t lo, uint32_t tag)
 {
 	size_t i = (size_t)mix(lo, tag) & (s->cap - 1);
 
-	while (s->slots[i].tag && (s->slots[i].tag != tag || s->slots[i].lo != lo))
+	while (s->slots[i].tag &&
+	       (s->slots[i].tag != tag || s->slots[i].lo != lo))
 		i = (i + 1) & (s->cap - 1);
 	return &s->slots[i];
 }
@@ -74,7 +75,8 @@ static void grow(struct idset *s)
 	s->slots = xcalloc(s->cap, sizeof(*s->slots));
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.slots[i].tag)
-			*find(s, old.slots[i].lo, old.slots[i].tag) = old.slots[i];
+			*find(s, old.slots[i].lo, old.slots[i].tag) =
+			    old.slots[i];
 	free(old.slots);
 }
 

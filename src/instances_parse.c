@@ -29,19 +29,25 @@ void instance_list_release(struct instance_list *il)
  * instance limit, and low enough that IOPS convert to the integer column
  * they are stored in without undefined behaviour.
  */
-#define CAP_BANDWIDTH 1e7	/* Mbps and MB/s */
-#define CAP_IOPS 1e9
+#define CAP_BANDWIDTH 1e7 /* Mbps and MB/s */
+#define CAP_IOPS      1e9
 
 static const struct {
 	const char *key;
 	size_t off;
 	double cap;
 } fields[] = {
-	{ "BaselineBandwidthInMbps", offsetof(struct instance_limits, baseline_mbps), CAP_BANDWIDTH },
-	{ "MaximumBandwidthInMbps", offsetof(struct instance_limits, max_mbps), CAP_BANDWIDTH },
-	{ "BaselineThroughputInMBps", offsetof(struct instance_limits, baseline_mbytes_per_s), CAP_BANDWIDTH },
-	{ "MaximumThroughputInMBps", offsetof(struct instance_limits, max_mbytes_per_s), CAP_BANDWIDTH },
-	{ "BaselineIops", offsetof(struct instance_limits, baseline_iops), CAP_IOPS },
+	{ "BaselineBandwidthInMbps",
+	  offsetof(struct instance_limits, baseline_mbps), CAP_BANDWIDTH },
+	{ "MaximumBandwidthInMbps", offsetof(struct instance_limits, max_mbps),
+	  CAP_BANDWIDTH },
+	{ "BaselineThroughputInMBps",
+	  offsetof(struct instance_limits, baseline_mbytes_per_s),
+	  CAP_BANDWIDTH },
+	{ "MaximumThroughputInMBps",
+	  offsetof(struct instance_limits, max_mbytes_per_s), CAP_BANDWIDTH },
+	{ "BaselineIops", offsetof(struct instance_limits, baseline_iops),
+	  CAP_IOPS },
 	{ "MaximumIops", offsetof(struct instance_limits, max_iops), CAP_IOPS },
 };
 
@@ -52,13 +58,17 @@ static const struct {
  */
 static void read_ebs_extras(const cJSON *ebs, struct instance_limits *il)
 {
-	const cJSON *sup = cJSON_GetObjectItemCaseSensitive(ebs, "EbsOptimizedSupport");
-	const cJSON *att = cJSON_GetObjectItemCaseSensitive(ebs, "MaximumEbsAttachments");
-	const cJSON *nvme = cJSON_GetObjectItemCaseSensitive(ebs, "NvmeSupport");
+	const cJSON *sup =
+	    cJSON_GetObjectItemCaseSensitive(ebs, "EbsOptimizedSupport");
+	const cJSON *att =
+	    cJSON_GetObjectItemCaseSensitive(ebs, "MaximumEbsAttachments");
+	const cJSON *nvme =
+	    cJSON_GetObjectItemCaseSensitive(ebs, "NvmeSupport");
 
 	if (cJSON_IsString(sup) && !strcmp(sup->valuestring, "supported"))
 		il->ebs_optimized = EBS_OPT_SUPPORTED;
-	if (cJSON_IsNumber(att) && att->valuedouble >= 1 && att->valuedouble <= 1000 &&
+	if (cJSON_IsNumber(att) && att->valuedouble >= 1 &&
+	    att->valuedouble <= 1000 &&
 	    att->valuedouble == floor(att->valuedouble))
 		il->max_ebs_attachments = (long)att->valuedouble;
 	if (cJSON_IsString(nvme) && (!strcmp(nvme->valuestring, "required") ||
@@ -74,32 +84,39 @@ static int read_entry(const cJSON *e, const char *name, size_t idx,
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "InstanceType");
 	const cJSON *ebs = cJSON_GetObjectItemCaseSensitive(e, "EbsInfo");
-	const cJSON *info = cJSON_GetObjectItemCaseSensitive(ebs, "EbsOptimizedInfo");
+	const cJSON *info =
+	    cJSON_GetObjectItemCaseSensitive(ebs, "EbsOptimizedInfo");
 
 	*skipped = 0;
 	if (!cJSON_IsString(type) || !*type->valuestring ||
 	    strlen(type->valuestring) >= sizeof(il->instance_type))
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"cannot parse '%s': InstanceTypes entry %zu: no \"InstanceType\"",
-				name, idx);
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot parse '%s': InstanceTypes entry %zu: no \"InstanceType\"",
+		    name, idx);
 	memset(il, 0, sizeof(*il));
-	xsnprintf(il->instance_type, sizeof(il->instance_type), "%s", type->valuestring);
+	xsnprintf(il->instance_type, sizeof(il->instance_type), "%s",
+		  type->valuestring);
 	if (!cJSON_IsObject(info)) {
 		*skipped = 1;
 		return EBS_OK;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(info, fields[i].key);
+		const cJSON *v =
+		    cJSON_GetObjectItemCaseSensitive(info, fields[i].key);
 
-		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
-			return ebs_fail(err, EBS_ERR_PARSE,
-					"cannot parse '%s': '%s': expected a non-negative number for \"%s\"",
-					name, il->instance_type, fields[i].key);
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+		    v->valuedouble < 0)
+			return ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "cannot parse '%s': '%s': expected a non-negative number for \"%s\"",
+			    name, il->instance_type, fields[i].key);
 		if (v->valuedouble > fields[i].cap)
-			return ebs_fail(err, EBS_ERR_PARSE,
-					"cannot parse '%s': '%s': \"%s\" is %.15g, above the sanity cap of %.15g",
-					name, il->instance_type, fields[i].key,
-					v->valuedouble, fields[i].cap);
+			return ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "cannot parse '%s': '%s': \"%s\" is %.15g, above the sanity cap of %.15g",
+			    name, il->instance_type, fields[i].key,
+			    v->valuedouble, fields[i].cap);
 		*(double *)((char *)il + fields[i].off) = v->valuedouble;
 	}
 	il->burst = il->baseline_mbps < il->max_mbps ||
@@ -113,26 +130,32 @@ static int read_entry(const cJSON *e, const char *name, size_t idx,
 static int read_doc(const cJSON *doc, const char *name, const char *source,
 		    const char *as_of, struct instance_list *out, char *err)
 {
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "InstanceTypes");
+	const cJSON *list =
+	    cJSON_GetObjectItemCaseSensitive(doc, "InstanceTypes");
 	const cJSON *e;
 	size_t idx = 0;
 	int rc, skipped;
 
 	if (!cJSON_IsArray(list))
 		return ebs_fail(err, EBS_ERR_PARSE,
-				"cannot parse '%s': no \"InstanceTypes\" array", name);
-	cJSON_ArrayForEach(e, list) {
+				"cannot parse '%s': no \"InstanceTypes\" array",
+				name);
+	cJSON_ArrayForEach(e, list)
+	{
 		struct instance_limits il;
 
-		if ((rc = read_entry(e, name, ++idx, source, as_of, &il, &skipped, err)))
+		if ((rc = read_entry(e, name, ++idx, source, as_of, &il,
+				     &skipped, err)))
 			return rc;
 		if (skipped) {
 			if (!out->skipped++)
-				xsnprintf(out->first_skipped, sizeof(out->first_skipped),
-					  "%s", il.instance_type);
+				xsnprintf(out->first_skipped,
+					  sizeof(out->first_skipped), "%s",
+					  il.instance_type);
 			continue;
 		}
-		xgrow((void **)&out->v, &out->alloc, out->n + 1, sizeof(*out->v));
+		xgrow((void **)&out->v, &out->alloc, out->n + 1,
+		      sizeof(*out->v));
 		out->v[out->n++] = il;
 	}
 	return EBS_OK;
@@ -148,18 +171,23 @@ int instances_parse(const char *buf, size_t len, const char *name,
 	while (p < end && *p && strchr(" \t\r\n", *p))
 		p++;
 	if (p == end)
-		return ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': empty", name);
+		return ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': empty",
+				name);
 	while (p < end && !rc) {
 		const char *stop = NULL;
-		cJSON *doc = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, 0);
+		cJSON *doc =
+		    cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, 0);
 
 		if (!doc) {
 			const char *at = cJSON_GetErrorPtr();
-			size_t off = at && at >= buf && at <= end ? (size_t)(at - buf) : 0;
+			size_t off = at && at >= buf && at <= end
+					 ? (size_t)(at - buf)
+					 : 0;
 
-			return ebs_fail(err, EBS_ERR_PARSE,
-					"cannot parse '%s': line %zu: not valid JSON",
-					name, line_of_offset(buf, off));
+			return ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "cannot parse '%s': line %zu: not valid JSON", name,
+			    line_of_offset(buf, off));
 		}
 		rc = read_doc(doc, name, source, as_of, out, err);
 		cJSON_Delete(doc);

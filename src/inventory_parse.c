@@ -124,13 +124,14 @@ enum inv_kind inventory_detect(const char *buf, size_t len)
 			return INV_VOLUMES;
 		if (json_key_is(p, k, "MetricDataResults"))
 			return INV_METRICS;
-		if (json_key_is(p, k, "apiVersion") || json_key_is(p, k, "kind") ||
-		    json_key_is(p, k, "items"))
+		if (json_key_is(p, k, "apiVersion") ||
+		    json_key_is(p, k, "kind") || json_key_is(p, k, "items"))
 			return INV_K8S;
 		p = json_skip_ws(k, end);
 		if (p >= end || *p != ':')
 			return INV_UNKNOWN;
-		if (!(p = json_skip_value(json_skip_ws(p + 1, end), end, &fail)))
+		if (!(p = json_skip_value(json_skip_ws(p + 1, end), end,
+					  &fail)))
 			return INV_UNKNOWN;
 		p = json_skip_ws(p, end);
 		if (p < end && *p == ',')
@@ -147,8 +148,8 @@ struct vol_walk {
 	inv_volume_fn fn;
 	void *arg;
 	char *err;
-	const char *line_pos;    /* lines counted up to here ... */
-	size_t line_no;          /* ... line number at line_pos */
+	const char *line_pos; /* lines counted up to here ... */
+	size_t line_no;	      /* ... line number at line_pos */
 	struct inv_tag tags[INV_MAX_TAGS];
 	char problem[256];
 };
@@ -206,15 +207,17 @@ static void find_members(const cJSON *o, struct vol_members *m)
 	const cJSON *c;
 
 	memset(m, 0, sizeof(*m));
-	cJSON_ArrayForEach(c, o) {
+	cJSON_ArrayForEach(c, o)
+	{
 		if (!c->string)
 			continue;
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-			const cJSON **slot = (const cJSON **)(void *)((char *)m + keys[i].off);
+			const cJSON **slot =
+			    (const cJSON **)(void *)((char *)m + keys[i].off);
 
 			if (c->string[0] == keys[i].name[0] &&
 			    !strcmp(c->string, keys[i].name)) {
-				if (!*slot)   /* the first, as cJSON's lookup */
+				if (!*slot) /* the first, as cJSON's lookup */
 					*slot = c;
 				break;
 			}
@@ -257,13 +260,15 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 	v->id = mstr(m.id);
 	v->state = mstr(m.state);
 	v->az = mstr(m.az);
-	v->nattachments = cJSON_IsArray(m.att) ? (size_t)cJSON_GetArraySize(m.att) : 0;
+	v->nattachments =
+	    cJSON_IsArray(m.att) ? (size_t)cJSON_GetArraySize(m.att) : 0;
 	/* T1 [S4, A1]: only io1/io2 attach to several instances at once */
 	v->multi_attach = cJSON_IsTrue(m.multi) || v->nattachments > 1;
 	v->encrypted = cJSON_IsTrue(m.enc);
 	v->kms_key_id = mstr(m.kms);
 	v->ntags = 0;
-	cJSON_ArrayForEach(t, m.tags) {
+	cJSON_ArrayForEach(t, m.tags)
+	{
 		const char *k = jstr(t, "Key"), *val = jstr(t, "Value");
 
 		if (k && v->ntags < INV_MAX_TAGS) {
@@ -273,21 +278,22 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 	}
 	v->tags = w->tags;
 	if (!inventory_valid_volume_id(v->id)) {
-		xsnprintf(w->problem, sizeof(w->problem), v->id ?
-			  "\"VolumeId\" is not a volume id" :
-			  "missing \"VolumeId\"");
+		xsnprintf(w->problem, sizeof(w->problem),
+			  v->id ? "\"VolumeId\" is not a volume id"
+				: "missing \"VolumeId\"");
 		v->id = NULL;
 	} else if (!type) {
-		xsnprintf(w->problem, sizeof(w->problem), "missing \"VolumeType\"");
+		xsnprintf(w->problem, sizeof(w->problem),
+			  "missing \"VolumeType\"");
 	} else if (model_type_parse(type, &v->type)) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "unknown volume type '%s'",
 			  shown(type, shown_buf, sizeof(shown_buf)));
 	} else if (!m.size || mlong(m.size, 1, 1048576, &v->size_gib) ||
 		   !v->size_gib) {
-		xsnprintf(w->problem, sizeof(w->problem), m.size ?
-			  "\"Size\" is not a whole number of GiB" :
-			  "missing \"Size\"");
+		xsnprintf(w->problem, sizeof(w->problem),
+			  m.size ? "\"Size\" is not a whole number of GiB"
+				 : "missing \"Size\"");
 	} else if (mlong(m.iops, 0, 10000000, &v->iops)) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "\"Iops\" is not a whole number");
@@ -311,8 +317,9 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 
 static int parse_fail(struct vol_walk *w, const char *at, const char *what)
 {
-	return ebs_fail(w->err, EBS_ERR_PARSE, "cannot parse '%s': line %zu: %s",
-			w->name, line_at(w, at), what);
+	return ebs_fail(w->err, EBS_ERR_PARSE,
+			"cannot parse '%s': line %zu: %s", w->name,
+			line_at(w, at), what);
 }
 
 /*
@@ -328,17 +335,20 @@ static int one_volume(struct vol_walk *w, const char *p, const char *end,
 	o = json_arena_parse(p, end, e);
 	/* the cap is on the record's text; the arena (16 times as much)
 	 * also stops a record of tiny values that would parse into far more */
-	if ((!o && json_arena_over()) || (o && (size_t)(*e - p) > INV_VOLUME_CAP))
-		return ebs_fail(w->err, EBS_ERR_TOO_BIG,
-				"cannot parse '%s': line %zu: volume record larger than the limit of %zu MiB",
-				w->name, line_at(w, p), INV_VOLUME_CAP >> 20);
+	if ((!o && json_arena_over()) ||
+	    (o && (size_t)(*e - p) > INV_VOLUME_CAP))
+		return ebs_fail(
+		    w->err, EBS_ERR_TOO_BIG,
+		    "cannot parse '%s': line %zu: volume record larger than the limit of %zu MiB",
+		    w->name, line_at(w, p), INV_VOLUME_CAP >> 20);
 	if (!o) {
 		const char *fail;
 
 		/* where a string or bracket runs away, say so: that line is
 		 * the one to fix (cJSON would stop further on) */
 		if (!json_skip_value(p, end, &fail))
-			return parse_fail(w, fail, "unterminated string or value");
+			return parse_fail(w, fail,
+					  "unterminated string or value");
 		return parse_fail(w, *e, "invalid JSON in a volume record");
 	}
 	if (!cJSON_IsObject(o))
@@ -375,7 +385,8 @@ static int walk_array(struct vol_walk *w, const char *p, const char *end,
 			return 0;
 		}
 		if (p >= end || *p != ',')
-			return parse_fail(w, p, "expected ',' or ']' in \"Volumes\"");
+			return parse_fail(w, p,
+					  "expected ',' or ']' in \"Volumes\"");
 		p = json_skip_ws(p + 1, end);
 	}
 }
@@ -386,8 +397,9 @@ static int check_value(struct vol_walk *w, const char *p, const char *e)
 	const char *stop;
 
 	if (!json_arena_parse(p, e, &stop))
-		return parse_fail(w, stop, json_arena_over() ?
-				  "value too large" : "invalid JSON");
+		return parse_fail(w, stop,
+				  json_arena_over() ? "value too large"
+						    : "invalid JSON");
 	return 0;
 }
 
@@ -403,7 +415,8 @@ static int walk_top(struct vol_walk *w, size_t len)
 	p = json_skip_ws(p + 1, end);
 	while (p < end && *p != '}') {
 		if (*p != '"' || !(k = json_skip_string(p, end, &fail)))
-			return parse_fail(w, fail ? fail : p, "expected a member name");
+			return parse_fail(w, fail ? fail : p,
+					  "expected a member name");
 		e = json_skip_ws(k, end);
 		if (e >= end || *e != ':')
 			return parse_fail(w, e, "expected ':'");
@@ -414,7 +427,8 @@ static int walk_top(struct vol_walk *w, size_t len)
 				return rc;
 		} else {
 			if (!(p = json_skip_value(e, end, &fail)))
-				return parse_fail(w, fail, "unterminated string or value");
+				return parse_fail(
+				    w, fail, "unterminated string or value");
 			if ((rc = check_value(w, e, p)))
 				return rc;
 		}
@@ -427,10 +441,12 @@ static int walk_top(struct vol_walk *w, size_t len)
 	if (p >= end)
 		return parse_fail(w, end, "unexpected end of file");
 	if (json_skip_ws(p + 1, end) != end)
-		return parse_fail(w, json_skip_ws(p + 1, end), "text after the JSON document");
+		return parse_fail(w, json_skip_ws(p + 1, end),
+				  "text after the JSON document");
 	if (!seen)
 		return ebs_fail(w->err, EBS_ERR_PARSE,
-				"cannot parse '%s': no \"Volumes\" array", w->name);
+				"cannot parse '%s': no \"Volumes\" array",
+				w->name);
 	return 0;
 }
 
@@ -456,15 +472,17 @@ static int parse_whole(const char *name, const char *buf, size_t len,
 	const char *stop = NULL;
 
 	if (len > INV_SMALL_CAP)
-		return ebs_fail(err, EBS_ERR_TOO_BIG, "'%s' is larger than the limit of %zu MiB",
+		return ebs_fail(err, EBS_ERR_TOO_BIG,
+				"'%s' is larger than the limit of %zu MiB",
 				name, INV_SMALL_CAP >> 20);
 	*out = cJSON_ParseWithLengthOpts(buf, len, &stop, 0);
 	if (!*out)
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"cannot parse '%s': line %zu: invalid JSON", name,
-				line_of_offset(buf, stop && stop >= buf &&
-						       stop <= buf + len ?
-						       (size_t)(stop - buf) : 0));
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot parse '%s': line %zu: invalid JSON", name,
+		    line_of_offset(buf, stop && stop >= buf && stop <= buf + len
+					    ? (size_t)(stop - buf)
+					    : 0));
 	return 0;
 }
 
@@ -476,10 +494,17 @@ int inventory_quantity_gib(const char *s, long *gib)
 		const char *suffix;
 		double mult;
 	} units[] = {
-		{ "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 },
-		{ "Ti", 1099511627776.0 }, { "Pi", 1125899906842624.0 },
-		{ "k", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { "T", 1e12 },
-		{ "P", 1e15 }, { "", 1.0 },
+		{ "Ki", 1024.0 },
+		{ "Mi", 1048576.0 },
+		{ "Gi", 1073741824.0 },
+		{ "Ti", 1099511627776.0 },
+		{ "Pi", 1125899906842624.0 },
+		{ "k", 1e3 },
+		{ "M", 1e6 },
+		{ "G", 1e9 },
+		{ "T", 1e12 },
+		{ "P", 1e15 },
+		{ "", 1.0 },
 	};
 	char num[64];
 	double v, bytes;
@@ -511,9 +536,11 @@ static const char *jstr_ci(const cJSON *o, const char *key)
 {
 	const cJSON *v;
 
-	cJSON_ArrayForEach(v, o)
-		if (v->string && !strcasecmp(v->string, key))
-			return cJSON_IsString(v) ? v->valuestring : NULL;
+	cJSON_ArrayForEach(
+	    v, o) if (v->string &&
+		      !strcasecmp(v->string, key)) return cJSON_IsString(v)
+	    ? v->valuestring
+	    : NULL;
 	return NULL;
 }
 
@@ -533,7 +560,7 @@ static char *dup_or_null(const char *s)
  * label) the API server accepts; anything longer is not a real object.
  */
 #define K8S_NAME_MAX 253
-#define K8S_NS_MAX 63
+#define K8S_NS_MAX   63
 
 /* A copy of a name of 1 to K8S_NAME_MAX bytes, else NULL. */
 static char *name_or_null(const char *s)
@@ -573,8 +600,10 @@ static const char *place_of(struct k8s_place *p, int in_list, size_t index)
  * API server's IsDefaultAnnotation reads them). */
 static unsigned default_marks(const cJSON *o)
 {
-	const char *ga = annotation(o, "storageclass.kubernetes.io/is-default-class");
-	const char *beta = annotation(o, "storageclass.beta.kubernetes.io/is-default-class");
+	const char *ga =
+	    annotation(o, "storageclass.kubernetes.io/is-default-class");
+	const char *beta =
+	    annotation(o, "storageclass.beta.kubernetes.io/is-default-class");
 
 	return (ga && !strcmp(ga, "true") ? INV_SC_DEFAULT : 0) |
 	       (beta && !strcmp(beta, "true") ? INV_SC_DEFAULT_BETA : 0);
@@ -594,9 +623,8 @@ static int fstype_ok(const char *s)
  * strings, keys case-insensitive but csi.storage.k8s.io/fstype).  -1 after
  * a warning when the type is unknown (the class is not kept).
  */
-static int sc_parameters(const char *name, const char *scname,
-			 const cJSON *par, struct inv_sc *sc,
-			 struct inv_warnings *w)
+static int sc_parameters(const char *name, const char *scname, const cJSON *par,
+			 struct inv_sc *sc, struct inv_warnings *w)
 {
 	const char *type = jstr_ci(par, "type"), *s;
 	char b1[96], b2[96];
@@ -605,16 +633,19 @@ static int sc_parameters(const char *name, const char *scname,
 	/* K1: CSI default gp3 (since v0.8.0); the in-tree plugin's is gp2 */
 	sc->type = sc->in_tree ? VT_GP2 : VT_GP3;
 	if (type && model_type_parse(type, &sc->type)) {
-		inv_warn(w, "'%s': storage class '%s' has unknown type '%s'; its volumes are skipped",
-			 name, shown(scname, b1, sizeof(b1)),
-			 shown(type, b2, sizeof(b2)));
+		inv_warn(
+		    w,
+		    "'%s': storage class '%s' has unknown type '%s'; its volumes are skipped",
+		    name, shown(scname, b1, sizeof(b1)),
+		    shown(type, b2, sizeof(b2)));
 		return -1;
 	}
 	if ((s = jstr_ci(par, "iops")) && !parse_long_range(s, 1, 10000000, &l))
 		sc->iops = l;
 	if ((s = jstr_ci(par, "iopsPerGB")))
 		(void)parse_nonneg_double(s, &sc->iops_per_gb);
-	if ((s = jstr_ci(par, "throughput")) && !parse_long_range(s, 1, 1000000, &l))
+	if ((s = jstr_ci(par, "throughput")) &&
+	    !parse_long_range(s, 1, 1000000, &l))
 		sc->throughput_mibps = l;
 	s = jstr_ci(par, "allowAutoIOPSPerGBIncrease");
 	sc->auto_iops_increase = s && !strcasecmp(s, "true");
@@ -632,8 +663,11 @@ static int sc_parameters(const char *name, const char *scname,
 	if (s && fstype_ok(s))
 		sc->fstype = xstrdup(s);
 	else if (s)
-		inv_warn(w, "'%s': storage class '%s' has file system type '%s', not a plain name; not carried over",
-			 name, shown(scname, b1, sizeof(b1)), shown(s, b2, sizeof(b2)));
+		inv_warn(
+		    w,
+		    "'%s': storage class '%s' has file system type '%s', not a plain name; not carried over",
+		    name, shown(scname, b1, sizeof(b1)),
+		    shown(s, b2, sizeof(b2)));
 	return 0;
 }
 
@@ -643,19 +677,22 @@ static void add_sc(const char *name, const cJSON *o, const char *place,
 {
 	const char *prov = jstr(o, "provisioner");
 	const char *scname = object_name(o);
-	const char *created = jstr(jpath(o, "metadata", NULL), "creationTimestamp");
+	const char *created =
+	    jstr(jpath(o, "metadata", NULL), "creationTimestamp");
 	const char *policy = jstr(o, "reclaimPolicy");
 	struct inv_sc sc = { 0 };
 
 	if (!scname || !prov || !*prov || strlen(prov) > K8S_NAME_MAX) {
-		inv_warn(w, "'%s': %s: storage class without a usable %s; skipped",
+		inv_warn(w,
+			 "'%s': %s: storage class without a usable %s; skipped",
 			 name, place, scname ? "provisioner" : "metadata.name");
 		return;
 	}
 	sc.in_tree = !strcmp(prov, "kubernetes.io/aws-ebs");
 	sc.ebs = sc.in_tree || !strcmp(prov, "ebs.csi.aws.com");
 	if (sc.ebs &&
-	    sc_parameters(name, scname, cJSON_GetObjectItemCaseSensitive(o, "parameters"),
+	    sc_parameters(name, scname,
+			  cJSON_GetObjectItemCaseSensitive(o, "parameters"),
 			  &sc, w)) {
 		free(sc.kms_key_id);
 		free(sc.fstype);
@@ -676,16 +713,24 @@ static void add_sc(const char *name, const cJSON *o, const char *place,
 static const char *pv_zone(const cJSON *spec)
 {
 	const cJSON *terms = jpath(jpath(spec, "nodeAffinity", "required"),
-				   "nodeSelectorTerms", NULL), *t, *e;
+				   "nodeSelectorTerms", NULL),
+		    *t, *e;
 
-	cJSON_ArrayForEach(t, terms) {
-		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(t, "matchExpressions")) {
+	cJSON_ArrayForEach(t, terms)
+	{
+		cJSON_ArrayForEach(
+		    e, cJSON_GetObjectItemCaseSensitive(t, "matchExpressions"))
+		{
 			const char *key = jstr(e, "key");
-			const cJSON *vals = cJSON_GetObjectItemCaseSensitive(e, "values");
+			const cJSON *vals =
+			    cJSON_GetObjectItemCaseSensitive(e, "values");
 
-			if (key && (!strcmp(key, "topology.ebs.csi.aws.com/zone") ||
-				    !strcmp(key, "topology.kubernetes.io/zone") ||
-				    !strcmp(key, "failure-domain.beta.kubernetes.io/zone")) &&
+			if (key &&
+			    (!strcmp(key, "topology.ebs.csi.aws.com/zone") ||
+			     !strcmp(key, "topology.kubernetes.io/zone") ||
+			     !strcmp(
+				 key,
+				 "failure-domain.beta.kubernetes.io/zone")) &&
 			    cJSON_IsString(cJSON_GetArrayItem(vals, 0)))
 				return cJSON_GetArrayItem(vals, 0)->valuestring;
 		}
@@ -709,13 +754,14 @@ static const char *pv_volume(const cJSON *spec, char *zone, size_t zn,
 	if (csi) {
 		const char *drv = jstr(csi, "driver");
 
-		return drv && !strcmp(drv, "ebs.csi.aws.com") ?
-			jstr(csi, "volumeHandle") : NULL;
+		return drv && !strcmp(drv, "ebs.csi.aws.com")
+			   ? jstr(csi, "volumeHandle")
+			   : NULL;
 	}
 	id = jstr(jpath(spec, "awsElasticBlockStore", NULL), "volumeID");
 	*in_tree = id != NULL;
-	if (id && str_starts_with(id, "aws://") &&
-	    (slash = strrchr(id, '/')) && slash > id + 6) {
+	if (id && str_starts_with(id, "aws://") && (slash = strrchr(id, '/')) &&
+	    slash > id + 6) {
 		xsnprintf(zone, zn, "%.*s", (int)(slash - id - 6), id + 6);
 		if (zone[0] == '/')
 			zone[0] = '\0';
@@ -729,9 +775,8 @@ static const char *pv_volume(const cJSON *spec, char *zone, size_t zn,
  * volumeType, /iops, /throughput; formats.md section 7): what the volume
  * was modified to.  Unusable values are warned about and ignored.
  */
-static void pv_annotations(const char *name, const char *pvname,
-			   const cJSON *o, struct inv_pv *pv,
-			   struct inv_warnings *w)
+static void pv_annotations(const char *name, const char *pvname, const cJSON *o,
+			   struct inv_pv *pv, struct inv_warnings *w)
 {
 	const char *t = annotation(o, "ebs.csi.aws.com/volumeType");
 	const char *iops = annotation(o, "ebs.csi.aws.com/iops");
@@ -742,18 +787,27 @@ static void pv_annotations(const char *name, const char *pvname,
 	if (t && !model_type_parse(t, &pv->ann_type))
 		pv->ann_have_type = 1;
 	else if (t)
-		inv_warn(w, "'%s': persistent volume '%s': annotation ebs.csi.aws.com/volumeType '%s' is not a volume type; ignored",
-			 name, shown(pvname, b1, sizeof(b1)), shown(t, b2, sizeof(b2)));
+		inv_warn(
+		    w,
+		    "'%s': persistent volume '%s': annotation ebs.csi.aws.com/volumeType '%s' is not a volume type; ignored",
+		    name, shown(pvname, b1, sizeof(b1)),
+		    shown(t, b2, sizeof(b2)));
 	if (iops && !parse_long_range(iops, 1, 10000000, &l))
 		pv->ann_iops = l;
 	else if (iops)
-		inv_warn(w, "'%s': persistent volume '%s': annotation ebs.csi.aws.com/iops '%s' is not a whole number; ignored",
-			 name, shown(pvname, b1, sizeof(b1)), shown(iops, b2, sizeof(b2)));
+		inv_warn(
+		    w,
+		    "'%s': persistent volume '%s': annotation ebs.csi.aws.com/iops '%s' is not a whole number; ignored",
+		    name, shown(pvname, b1, sizeof(b1)),
+		    shown(iops, b2, sizeof(b2)));
 	if (tput && !parse_long_range(tput, 1, 1000000, &l))
 		pv->ann_throughput_mibps = l;
 	else if (tput)
-		inv_warn(w, "'%s': persistent volume '%s': annotation ebs.csi.aws.com/throughput '%s' is not a whole number; ignored",
-			 name, shown(pvname, b1, sizeof(b1)), shown(tput, b2, sizeof(b2)));
+		inv_warn(
+		    w,
+		    "'%s': persistent volume '%s': annotation ebs.csi.aws.com/throughput '%s' is not a whole number; ignored",
+		    name, shown(pvname, b1, sizeof(b1)),
+		    shown(tput, b2, sizeof(b2)));
 }
 
 /*
@@ -775,18 +829,25 @@ static void add_pv(const char *name, const cJSON *o, const char *place,
 	if (!(id = pv_volume(spec, zone, sizeof(zone), &pv.in_tree)))
 		return;
 	if (!pvname) {
-		inv_warn(w, "'%s': %s: persistent volume without a usable metadata.name; skipped",
-			 name, place);
+		inv_warn(
+		    w,
+		    "'%s': %s: persistent volume without a usable metadata.name; skipped",
+		    name, place);
 		return;
 	}
 	if (!inventory_valid_volume_id(id)) {
-		inv_warn(w, "'%s': persistent volume '%s' has volume id '%s', not vol-...; skipped",
-			 name, shown(pvname, b1, sizeof(b1)), shown(id, b2, sizeof(b2)));
+		inv_warn(
+		    w,
+		    "'%s': persistent volume '%s' has volume id '%s', not vol-...; skipped",
+		    name, shown(pvname, b1, sizeof(b1)),
+		    shown(id, b2, sizeof(b2)));
 		return;
 	}
 	if (inventory_quantity_gib(cap, &pv.size_gib)) {
-		inv_warn(w, "'%s': persistent volume '%s' (%s) has no usable capacity.storage; skipped",
-			 name, shown(pvname, b1, sizeof(b1)), id);
+		inv_warn(
+		    w,
+		    "'%s': persistent volume '%s' (%s) has no usable capacity.storage; skipped",
+		    name, shown(pvname, b1, sizeof(b1)), id);
 		return;
 	}
 	az = pv_zone(spec);
@@ -831,15 +892,19 @@ static void add_pvc(const char *name, const cJSON *o, const char *place,
 {
 	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(o, "spec");
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
-	const cJSON *mvs = cJSON_GetObjectItemCaseSensitive(st, "modifyVolumeStatus");
+	const cJSON *mvs =
+	    cJSON_GetObjectItemCaseSensitive(st, "modifyVolumeStatus");
 	const char *pname = object_name(o);
 	const char *ns = jstr(jpath(o, "metadata", NULL), "namespace");
 	const char *phase = jstr(st, "phase");
 	struct inv_pvc c = { 0 };
 
 	if (!pname || !ns || !*ns || strlen(ns) > K8S_NS_MAX) {
-		inv_warn(w, "'%s': %s: persistent volume claim without a usable %s; skipped",
-			 name, place, pname ? "metadata.namespace" : "metadata.name");
+		inv_warn(
+		    w,
+		    "'%s': %s: persistent volume claim without a usable %s; skipped",
+		    name, place,
+		    pname ? "metadata.namespace" : "metadata.name");
 		return;
 	}
 	c.ns = xstrdup(ns);
@@ -847,11 +912,13 @@ static void add_pvc(const char *name, const cJSON *o, const char *place,
 	c.storage_class = name_or_null(jstr(spec, "storageClassName"));
 	c.volume = name_or_null(jstr(spec, "volumeName"));
 	c.vac = name_or_null(jstr(spec, "volumeAttributesClassName"));
-	c.current_vac = name_or_null(jstr(st, "currentVolumeAttributesClassName"));
-	c.target_vac = name_or_null(jstr(mvs, "targetVolumeAttributesClassName"));
+	c.current_vac =
+	    name_or_null(jstr(st, "currentVolumeAttributesClassName"));
+	c.target_vac =
+	    name_or_null(jstr(mvs, "targetVolumeAttributesClassName"));
 	c.modify = modify_status(jstr(mvs, "status"));
 	if (mvs && c.modify == INV_MOD_NONE)
-		c.modify = INV_MOD_OTHER;   /* a status without its status */
+		c.modify = INV_MOD_OTHER; /* a status without its status */
 	if (c.modify == INV_MOD_NONE && c.vac &&
 	    (!c.current_vac || strcmp(c.vac, c.current_vac))) {
 		c.modify = INV_MOD_PENDING;
@@ -868,7 +935,8 @@ static void add_pvc(const char *name, const cJSON *o, const char *place,
 /* A volume type as the EBS API spells it (lowercase), else -1. */
 static int exact_type(const char *s, enum vol_type *t)
 {
-	return model_type_parse(s, t) || strcmp(model_type_name(*t), s) ? -1 : 0;
+	return model_type_parse(s, t) || strcmp(model_type_name(*t), s) ? -1
+									: 0;
 }
 
 /*
@@ -883,7 +951,8 @@ static void vac_parameters(const cJSON *par, struct inv_vac *v)
 	const char *old_type = NULL;
 	long l;
 
-	cJSON_ArrayForEach(p, par) {
+	cJSON_ArrayForEach(p, par)
+	{
 		const char *key = p->string, *val = cJSON_GetStringValue(p);
 
 		if (!key || !val) {
@@ -934,15 +1003,19 @@ static void add_vac(const char *name, const cJSON *o, const char *place,
 	char b1[96];
 
 	if (!vname) {
-		inv_warn(w, "'%s': %s: volume attributes class without a usable metadata.name; skipped",
-			 name, place);
+		inv_warn(
+		    w,
+		    "'%s': %s: volume attributes class without a usable metadata.name; skipped",
+		    name, place);
 		return;
 	}
 	v.ebs = drv && !strcmp(drv, "ebs.csi.aws.com");
 	vac_parameters(cJSON_GetObjectItemCaseSensitive(o, "parameters"), &v);
 	if (v.ebs && v.invalid)
-		inv_warn(w, "'%s': volume attributes class '%s' has a parameter the EBS CSI driver cannot read; never reused",
-			 name, shown(vname, b1, sizeof(b1)));
+		inv_warn(
+		    w,
+		    "'%s': volume attributes class '%s' has a parameter the EBS CSI driver cannot read; never reused",
+		    name, shown(vname, b1, sizeof(b1)));
 	v.name = xstrdup(vname);
 	v.api_version = storage_api(api) ? xstrdup(api) : NULL;
 	v.file = xstrdup(name);
@@ -983,15 +1056,17 @@ int inventory_parse_k8s(const char *name, const char *buf, size_t len,
 		return rc;
 	items = cJSON_GetObjectItemCaseSensitive(doc, "items");
 	if (!cJSON_IsObject(doc))
-		rc = ebs_fail(err, EBS_ERR_PARSE,
-			      "cannot parse '%s': expected a kubectl object or List",
-			      name);
+		rc = ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot parse '%s': expected a kubectl object or List",
+		    name);
 	else if (items && !cJSON_IsArray(items))
 		rc = ebs_fail(err, EBS_ERR_PARSE,
-			      "cannot parse '%s': \"items\" is not an array", name);
+			      "cannot parse '%s': \"items\" is not an array",
+			      name);
 	else if (items)
 		cJSON_ArrayForEach(it, items)
-			add_k8s_object(name, it, 1, i++, k, w);
+		    add_k8s_object(name, it, 1, i++, k, w);
 	else
 		add_k8s_object(name, doc, 0, 0, k, w);
 	cJSON_Delete(doc);
@@ -1064,9 +1139,10 @@ int inventory_parse_usage(const char *name, const char *buf, size_t len,
 		first = 0;
 		if (n != 2 || !inventory_valid_volume_id(f[0]) ||
 		    parse_nonneg_double(f[1], &row.used_gib)) {
-			rc = ebs_fail(err, EBS_ERR_PARSE,
-				      "cannot parse '%s': line %zu: expected volume_id,used_gib",
-				      name, r.record_line);
+			rc = ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "cannot parse '%s': line %zu: expected volume_id,used_gib",
+			    name, r.record_line);
 			goto out;
 		}
 		xsnprintf(row.vol_id, sizeof(row.vol_id), "%s", f[0]);

@@ -16,20 +16,27 @@
 #include "ebsize/util.h"
 
 enum js_state {
-	S_TOP,           /* between top-level values */
-	S_VALUE,         /* a value must come */
-	S_ARRAY_FIRST,   /* after '[': a value or ']' */
-	S_KEY_FIRST,     /* after '{': a key or '}' */
-	S_KEY,           /* after ',' in an object: a key */
-	S_COLON,         /* after a key */
-	S_AFTER,         /* after a value in a container: ',' or the close */
+	S_TOP,	       /* between top-level values */
+	S_VALUE,       /* a value must come */
+	S_ARRAY_FIRST, /* after '[': a value or ']' */
+	S_KEY_FIRST,   /* after '{': a key or '}' */
+	S_KEY,	       /* after ',' in an object: a key */
+	S_COLON,       /* after a key */
+	S_AFTER,       /* after a value in a container: ',' or the close */
 	S_STRING,
 	S_NUMBER,
 	S_LITERAL
 };
 
 enum num_state {
-	N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_EXP, N_EXP_SIGN, N_EXP_DIGITS
+	N_MINUS,
+	N_ZERO,
+	N_INT,
+	N_DOT,
+	N_FRAC,
+	N_EXP,
+	N_EXP_SIGN,
+	N_EXP_DIGITS
 };
 
 struct json_stream {
@@ -37,24 +44,24 @@ struct json_stream {
 	void *arg;
 	size_t max_value;
 	enum js_state st;
-	int depth;                        /* open containers */
-	unsigned char kind[JS_MAX_DEPTH + 1];  /* 'o' or 'a' per depth */
-	int mute;                         /* depth of the muted value, or -1 */
-	int capturing;                    /* the muted value is captured */
-	int pending;                      /* JS_SKIP / JS_CAPTURE for the next value */
+	int depth;			      /* open containers */
+	unsigned char kind[JS_MAX_DEPTH + 1]; /* 'o' or 'a' per depth */
+	int mute;      /* depth of the muted value, or -1 */
+	int capturing; /* the muted value is captured */
+	int pending;   /* JS_SKIP / JS_CAPTURE for the next value */
 	/* strings */
 	int str_key;
-	int esc;                          /* 0; 1 after '\'; 2-5 in \uXXXX */
-	unsigned u, hi;                   /* \u value; pending high surrogate */
-	int need_low;                     /* a low surrogate must follow */
+	int esc;	/* 0; 1 after '\'; 2-5 in \uXXXX */
+	unsigned u, hi; /* \u value; pending high surrogate */
+	int need_low;	/* a low surrogate must follow */
 	/* numbers and literals */
 	enum num_state num;
 	const char *lit;
 	size_t lit_pos;
 	enum js_event lit_ev;
-	struct sbuf text;                 /* decoded string or number text */
-	struct sbuf cap;                  /* captured raw text */
-	const char *cap_from;             /* where capturing resumes in this chunk */
+	struct sbuf text;     /* decoded string or number text */
+	struct sbuf cap;      /* captured raw text */
+	const char *cap_from; /* where capturing resumes in this chunk */
 	size_t line;
 	size_t docs;
 	int err_code;
@@ -109,7 +116,8 @@ static int bad(struct json_stream *js, const char *why)
 {
 	if (!js->err_code) {
 		js->err_code = EBS_ERR_PARSE;
-		xsnprintf(js->err, sizeof(js->err), "line %zu: %s", js->line, why);
+		xsnprintf(js->err, sizeof(js->err), "line %zu: %s", js->line,
+			  why);
 	}
 	return js->err_code;
 }
@@ -173,7 +181,8 @@ static void end_value(struct json_stream *js, int vd, const char *vend)
 			js->capturing = 0;
 			js->mute = -1;
 			if (!js->err_code)
-				emit(js, JS_CAPTURED, vd, js->cap.buf, js->cap.len);
+				emit(js, JS_CAPTURED, vd, js->cap.buf,
+				     js->cap.len);
 		}
 		js->mute = -1;
 	}
@@ -195,7 +204,8 @@ static void open_container(struct json_stream *js, char kind)
 	if (js->depth >= JS_MAX_DEPTH) {
 		char why[64];
 
-		xsnprintf(why, sizeof(why), "nested deeper than %d", JS_MAX_DEPTH);
+		xsnprintf(why, sizeof(why), "nested deeper than %d",
+			  JS_MAX_DEPTH);
 		bad(js, why);
 		return;
 	}
@@ -231,12 +241,8 @@ static void begin_value(struct json_stream *js, const char *p)
 	}
 	js->pending = 0;
 	switch (c) {
-	case '{':
-		open_container(js, 'o');
-		return;
-	case '[':
-		open_container(js, 'a');
-		return;
+	case '{': open_container(js, 'o'); return;
+	case '[': open_container(js, 'a'); return;
 	case '"':
 		js->st = S_STRING;
 		js->str_key = 0;
@@ -255,7 +261,9 @@ static void begin_value(struct json_stream *js, const char *p)
 	default:
 		if (c == '-' || (c >= '0' && c <= '9')) {
 			js->st = S_NUMBER;
-			js->num = c == '-' ? N_MINUS : c == '0' ? N_ZERO : N_INT;
+			js->num = c == '-'   ? N_MINUS
+				  : c == '0' ? N_ZERO
+					     : N_INT;
 			sbuf_reset(&js->text);
 			if (js->mute < 0 && sbuf_add(&js->text, p, 1))
 				too_long(js);
@@ -343,7 +351,8 @@ static void escape_byte(struct json_stream *js, unsigned char c)
 			return;
 		}
 		js->need_low = 0;
-		put_utf8(js, 0x10000 + ((js->hi - 0xd800) << 10) + (js->u - 0xdc00));
+		put_utf8(js, 0x10000 + ((js->hi - 0xd800) << 10) +
+				 (js->u - 0xdc00));
 	} else if (js->u >= 0xd800 && js->u <= 0xdbff) {
 		js->hi = js->u;
 		js->need_low = 1;
@@ -389,7 +398,8 @@ static const char *string_run(struct json_stream *js, const char *p,
 		}
 		while (q < end && str_plain[(unsigned char)*q])
 			q++;
-		if (q > p && js->mute < 0 && sbuf_add(&js->text, p, (size_t)(q - p))) {
+		if (q > p && js->mute < 0 &&
+		    sbuf_add(&js->text, p, (size_t)(q - p))) {
 			too_long(js);
 			break;
 		}
@@ -450,9 +460,10 @@ static const char *number_run(struct json_stream *js, const char *p,
 		enum num_state n = js->num;
 
 		if (digit(c) && n != N_ZERO)
-			js->num = n == N_MINUS ? (c == '0' ? N_ZERO : N_INT) :
-				  n == N_DOT ? N_FRAC :
-				  n == N_EXP || n == N_EXP_SIGN ? N_EXP_DIGITS : n;
+			js->num = n == N_MINUS ? (c == '0' ? N_ZERO : N_INT)
+				  : n == N_DOT ? N_FRAC
+				  : n == N_EXP || n == N_EXP_SIGN ? N_EXP_DIGITS
+								  : n;
 		else if (c == '.' && (n == N_ZERO || n == N_INT))
 			js->num = N_DOT;
 		else if ((c == 'e' || c == 'E') &&
@@ -484,9 +495,7 @@ static void structural(struct json_stream *js, const char *p)
 
 	switch (js->st) {
 	case S_TOP:
-	case S_VALUE:
-		begin_value(js, p);
-		return;
+	case S_VALUE: begin_value(js, p); return;
 	case S_ARRAY_FIRST:
 		if (c == ']')
 			close_container(js, p);
@@ -522,8 +531,7 @@ static void structural(struct json_stream *js, const char *p)
 		else
 			bad(js, "not valid JSON");
 		return;
-	default:
-		bad(js, "not valid JSON");
+	default: bad(js, "not valid JSON");
 	}
 }
 
@@ -535,12 +543,8 @@ int js_feed(struct json_stream *js, const char *buf, size_t len, char *err)
 		js->cap_from = buf;
 	while (p < end && !js->err_code) {
 		switch (js->st) {
-		case S_STRING:
-			p = string_run(js, p, end);
-			break;
-		case S_NUMBER:
-			p = number_run(js, p, end);
-			break;
+		case S_STRING: p = string_run(js, p, end); break;
+		case S_NUMBER: p = number_run(js, p, end); break;
 		case S_LITERAL:
 			if (*p != js->lit[js->lit_pos]) {
 				bad(js, "not valid JSON");

@@ -85,7 +85,7 @@ struct arena_block {
 
 struct arena {
 	struct arena_block *head;
-	size_t used, cap;          /* bytes handed out in this parse */
+	size_t used, cap; /* bytes handed out in this parse */
 	int over;
 };
 
@@ -99,7 +99,7 @@ static void *arena_alloc(size_t n)
 	n = (n + a - 1) / a * a;
 	if (arena.used + n > arena.cap) {
 		arena.over = 1;
-		return NULL;   /* cJSON fails the parse */
+		return NULL; /* cJSON fails the parse */
 	}
 	if (!b || b->size - b->used < n) {
 		size_t size = n > 65536 ? n : 65536;

@@ -17,10 +17,10 @@
 /* One row per volume type: what a user may provision on it. */
 struct type_info {
 	const char *name;
-	int provisioned_iops;        /* --iops is a purchase, not a result */
-	int iops_required;           /* ... with none included: must be given */
-	int provisioned_throughput;  /* --throughput is a purchase */
-	int bills_io;                /* each I/O request is billed (T4) */
+	int provisioned_iops;	    /* --iops is a purchase, not a result */
+	int iops_required;	    /* ... with none included: must be given */
+	int provisioned_throughput; /* --throughput is a purchase */
+	int bills_io;		    /* each I/O request is billed (T4) */
 };
 
 /* T1/T3: gp3 includes 3,000 IOPS and 125 MiB/s and sells more; io1/io2
@@ -86,7 +86,8 @@ int model_type_parse(const char *s, enum vol_type *out)
 double model_gp2_baseline_iops(double size_gib)
 {
 	/* T2 [S1]: 3 IOPS/GiB, floor 100, cap 16,000 */
-	return fmax(GP2_MIN_IOPS, fmin(GP2_MAX_IOPS, GP2_IOPS_PER_GIB * size_gib));
+	return fmax(GP2_MIN_IOPS,
+		    fmin(GP2_MAX_IOPS, GP2_IOPS_PER_GIB * size_gib));
 }
 
 double model_gp2_burst_iops(double size_gib)
@@ -145,7 +146,8 @@ double model_piops_max_mibps(enum vol_type t, double iops)
 	if (t == VT_IO2)
 		return fmin(4000.0, IO2_MIBPS_PER_IOPS * iops);
 	if (iops <= IO1_LOW_IOPS)
-		return fmin(IO1_LOW_MAX_MIBPS, iops * IO1_LOW_KIB_PER_IOPS / 1024.0);
+		return fmin(IO1_LOW_MAX_MIBPS,
+			    iops * IO1_LOW_KIB_PER_IOPS / 1024.0);
 	return fmin(IO1_MAX_MIBPS, iops * IO1_HIGH_KIB_PER_IOPS / 1024.0);
 }
 
@@ -154,8 +156,9 @@ double model_piops_iops_for_mibps(enum vol_type t, double mibps)
 	if (mibps <= 0)
 		return 0;
 	if (t == VT_IO2)
-		return mibps > 4000.0 + MODEL_EPS ? -1 :
-			ceil(mibps / IO2_MIBPS_PER_IOPS - MODEL_EPS);
+		return mibps > 4000.0 + MODEL_EPS
+			   ? -1
+			   : ceil(mibps / IO2_MIBPS_PER_IOPS - MODEL_EPS);
 	if (mibps <= 500.0 + MODEL_EPS)
 		return ceil(mibps * 1024.0 / SSD_IO_UNIT_KIB - MODEL_EPS);
 	if (mibps > 1000.0 + MODEL_EPS)
@@ -219,10 +222,11 @@ static int rule_size_range(const struct rule_ctx *r)
 
 	if (size >= lim->min_size_gib && size <= lim->max_size_gib)
 		return 0;
-	snprintf(r->why, r->whylen, "%s volumes are %ld to %ld GiB; %ld GiB is out of range",
+	snprintf(r->why, r->whylen,
+		 "%s volumes are %ld to %ld GiB; %ld GiB is out of range",
 		 lname(lim), lim->min_size_gib, lim->max_size_gib, size);
-	r->fix->size_gib = size < lim->min_size_gib ? lim->min_size_gib :
-		lim->max_size_gib;
+	r->fix->size_gib =
+	    size < lim->min_size_gib ? lim->min_size_gib : lim->max_size_gib;
 	return 1;
 }
 
@@ -236,13 +240,15 @@ static int rule_iops_not_sold(const struct rule_ctx *r)
 		return 0;
 	r->fix->iops = 0;
 	if (lim->type != VT_GP2) {
-		snprintf(r->why, r->whylen, "IOPS cannot be provisioned on %s", lname(lim));
+		snprintf(r->why, r->whylen, "IOPS cannot be provisioned on %s",
+			 lname(lim));
 		return 1;
 	}
 	want = ceil_div((double)r->cfg->iops, GP2_IOPS_PER_GIB);
-	snprintf(r->why, r->whylen,
-		 "IOPS cannot be provisioned on gp2: it delivers 3 IOPS per GiB (%ld GiB for %ld IOPS)",
-		 want, r->cfg->iops);
+	snprintf(
+	    r->why, r->whylen,
+	    "IOPS cannot be provisioned on gp2: it delivers 3 IOPS per GiB (%ld GiB for %ld IOPS)",
+	    want, r->cfg->iops);
 	r->fix->size_gib = want > r->cfg->size_gib ? want : r->cfg->size_gib;
 	if (r->fix->size_gib > lim->max_size_gib)
 		r->fix->size_gib = lim->max_size_gib;
@@ -253,7 +259,8 @@ static int rule_throughput_not_sold(const struct rule_ctx *r)
 {
 	if (r->ti->provisioned_throughput || !r->cfg->throughput_mibps)
 		return 0;
-	snprintf(r->why, r->whylen, "throughput cannot be provisioned on %s (only on gp3)",
+	snprintf(r->why, r->whylen,
+		 "throughput cannot be provisioned on %s (only on gp3)",
 		 lname(r->lim));
 	r->fix->throughput_mibps = 0;
 	return 1;
@@ -264,10 +271,12 @@ static int rule_iops_range(const struct rule_ctx *r)
 	const struct volume_limits *lim = r->lim;
 	long iops = r->cfg->iops;
 
-	if (!r->ti->provisioned_iops || (iops >= lim->min_iops && iops <= lim->max_iops))
+	if (!r->ti->provisioned_iops ||
+	    (iops >= lim->min_iops && iops <= lim->max_iops))
 		return 0;
-	snprintf(r->why, r->whylen, "%s IOPS must be %ld to %ld; %ld is out of range",
-		 lname(lim), lim->min_iops, lim->max_iops, iops);
+	snprintf(r->why, r->whylen,
+		 "%s IOPS must be %ld to %ld; %ld is out of range", lname(lim),
+		 lim->min_iops, lim->max_iops, iops);
 	r->fix->iops = iops < lim->min_iops ? lim->min_iops : lim->max_iops;
 	return 1;
 }
@@ -284,12 +293,15 @@ static int rule_iops_per_gib(const struct rule_ctx *r)
 	    cfg->iops <= model_max_iops_for_size(lim, cfg->size_gib))
 		return 0;
 	need = model_min_size_for_iops(lim, cfg->iops);
-	snprintf(r->why, r->whylen, "%s allows at most %g IOPS per GiB: %ld IOPS need at least %ld GiB",
-		 lname(lim), lim->max_iops_per_gib, cfg->iops, need);
+	snprintf(
+	    r->why, r->whylen,
+	    "%s allows at most %g IOPS per GiB: %ld IOPS need at least %ld GiB",
+	    lname(lim), lim->max_iops_per_gib, cfg->iops, need);
 	if (need <= lim->max_size_gib)
 		r->fix->size_gib = need;
 	else
-		r->fix->iops = (long)floor(lim->max_iops_per_gib * (double)cfg->size_gib);
+		r->fix->iops =
+		    (long)floor(lim->max_iops_per_gib * (double)cfg->size_gib);
 	return 1;
 }
 
@@ -301,10 +313,13 @@ static int rule_throughput_range(const struct rule_ctx *r)
 	if (!r->ti->provisioned_throughput ||
 	    (mibps >= lim->min_mibps && mibps <= lim->max_mibps))
 		return 0;
-	snprintf(r->why, r->whylen, "%s throughput must be %g to %g MiB/s; %ld is out of range",
-		 lname(lim), lim->min_mibps, lim->max_mibps, r->cfg->throughput_mibps);
-	r->fix->throughput_mibps = mibps < lim->min_mibps ? (long)lim->min_mibps :
-		(long)lim->max_mibps;
+	snprintf(r->why, r->whylen,
+		 "%s throughput must be %g to %g MiB/s; %ld is out of range",
+		 lname(lim), lim->min_mibps, lim->max_mibps,
+		 r->cfg->throughput_mibps);
+	r->fix->throughput_mibps = mibps < lim->min_mibps
+				       ? (long)lim->min_mibps
+				       : (long)lim->max_mibps;
 	return 1;
 }
 
@@ -317,26 +332,24 @@ static int rule_mibps_per_iops(const struct rule_ctx *r)
 
 	if (!r->ti->provisioned_throughput || lim->max_mibps_per_iops <= 0 ||
 	    (double)cfg->throughput_mibps <=
-		    lim->max_mibps_per_iops * (double)cfg->iops + MODEL_EPS)
+		lim->max_mibps_per_iops * (double)cfg->iops + MODEL_EPS)
 		return 0;
 	need = ceil_div((double)cfg->throughput_mibps, lim->max_mibps_per_iops);
-	snprintf(r->why, r->whylen, "%s allows at most %g MiB/s per provisioned IOPS: %ld MiB/s need at least %ld IOPS",
-		 lname(lim), lim->max_mibps_per_iops, cfg->throughput_mibps, need);
+	snprintf(
+	    r->why, r->whylen,
+	    "%s allows at most %g MiB/s per provisioned IOPS: %ld MiB/s need at least %ld IOPS",
+	    lname(lim), lim->max_mibps_per_iops, cfg->throughput_mibps, need);
 	if (need <= lim->max_iops)
 		r->fix->iops = need;
 	else
-		r->fix->throughput_mibps = (long)floor(lim->max_mibps_per_iops *
-						       (double)cfg->iops);
+		r->fix->throughput_mibps =
+		    (long)floor(lim->max_mibps_per_iops * (double)cfg->iops);
 	return 1;
 }
 
 static int (*const rules[])(const struct rule_ctx *) = {
-	rule_size_range,
-	rule_iops_not_sold,
-	rule_throughput_not_sold,
-	rule_iops_range,
-	rule_iops_per_gib,
-	rule_throughput_range,
+	rule_size_range,     rule_iops_not_sold, rule_throughput_not_sold,
+	rule_iops_range,     rule_iops_per_gib,	 rule_throughput_range,
 	rule_mibps_per_iops,
 };
 
@@ -349,8 +362,10 @@ static int first_violation(const struct volume_limits *lim,
 			   char *why, size_t whylen)
 {
 	char dummy[8];
-	struct rule_ctx r = { lim, &types[lim->type], cfg, fix,
-			      why ? why : dummy, why ? whylen : sizeof(dummy) };
+	struct rule_ctx r = {
+		lim, &types[lim->type], cfg,
+		fix, why ? why : dummy, why ? whylen : sizeof(dummy)
+	};
 
 	*fix = *cfg;
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
@@ -359,8 +374,9 @@ static int first_violation(const struct volume_limits *lim,
 	return 0;
 }
 
-int model_validate(const struct volume_limits *lim, const struct vol_config *cfg,
-		   struct vol_config *nearest, char *why, size_t whylen)
+int model_validate(const struct volume_limits *lim,
+		   const struct vol_config *cfg, struct vol_config *nearest,
+		   char *why, size_t whylen)
 {
 	struct vol_config cur = *cfg, fix;
 
@@ -401,7 +417,8 @@ double model_tiered_cost(const struct price_tier *tiers, size_t n, double units)
 	double sum = 0.0;
 
 	for (size_t i = 0; i < n; i++) {
-		double hi = tiers[i].end < 0 ? units : fmin(units, tiers[i].end);
+		double hi =
+		    tiers[i].end < 0 ? units : fmin(units, tiers[i].end);
 		double billable = hi - tiers[i].begin;
 
 		if (billable > 0)
@@ -428,9 +445,9 @@ int model_cost(const struct type_prices *p, const struct vol_config *cfg,
 	if (types[cfg->type].provisioned_throughput) {
 		if (!p->n_throughput)
 			return -1;
-		out->throughput = k * model_tiered_cost(p->throughput,
-							p->n_throughput,
-							(double)cfg->throughput_mibps);
+		out->throughput =
+		    k * model_tiered_cost(p->throughput, p->n_throughput,
+					  (double)cfg->throughput_mibps);
 	}
 	if (cfg->type == VT_STANDARD && cfg->io_per_month > 0) {
 		if (!p->have_io)
@@ -456,36 +473,38 @@ static void perf_one(const struct vol_config *cfg, struct perf *o)
 		o->bucket = GP2_BUCKET_CREDITS;
 		if (o->burst_iops > o->baseline_iops)
 			o->burst_seconds = GP2_BUCKET_CREDITS /
-				(o->burst_iops - o->baseline_iops);
+					   (o->burst_iops - o->baseline_iops);
 		/* T2: throughput = IOPS x I/O size (256 KiB max), capped */
-		o->baseline_mibps = fmin(model_gp2_baseline_mibps(size),
-					 model_mibps_for(o->baseline_iops, 256));
+		o->baseline_mibps =
+		    fmin(model_gp2_baseline_mibps(size),
+			 model_mibps_for(o->baseline_iops, 256));
 		o->burst_mibps = fmin(model_gp2_burst_mibps(size),
 				      model_mibps_for(o->burst_iops, 256));
 		break;
 	case VT_GP3:
 		o->baseline_iops = o->burst_iops = (double)cfg->iops;
-		o->baseline_mibps = o->burst_mibps = (double)cfg->throughput_mibps;
+		o->baseline_mibps = o->burst_mibps =
+		    (double)cfg->throughput_mibps;
 		break;
 	case VT_IO1:
 	case VT_IO2:
 		o->baseline_iops = o->burst_iops = (double)cfg->iops;
 		o->baseline_mibps = o->burst_mibps =
-			model_piops_max_mibps(cfg->type, (double)cfg->iops);
+		    model_piops_max_mibps(cfg->type, (double)cfg->iops);
 		break;
 	case VT_ST1:
 	case VT_SC1:
 		/* T1/T5: I/O counted in 1 MiB units; 500 / 250 IOPS max */
 		o->baseline_mibps = model_hdd_baseline_mibps(cfg->type, size);
 		o->burst_mibps = model_hdd_burst_mibps(cfg->type, size);
-		o->baseline_iops = fmin(cfg->type == VT_ST1 ? 500 : 250,
-					o->baseline_mibps);
-		o->burst_iops = fmin(cfg->type == VT_ST1 ? 500 : 250,
-				     o->burst_mibps);
+		o->baseline_iops =
+		    fmin(cfg->type == VT_ST1 ? 500 : 250, o->baseline_mibps);
+		o->burst_iops =
+		    fmin(cfg->type == VT_ST1 ? 500 : 250, o->burst_mibps);
 		o->bucket = model_hdd_bucket_mib(size);
 		if (o->burst_mibps > o->baseline_mibps)
-			o->burst_seconds = o->bucket /
-				(o->burst_mibps - o->baseline_mibps);
+			o->burst_seconds =
+			    o->bucket / (o->burst_mibps - o->baseline_mibps);
 		break;
 	case VT_STANDARD:
 		/* T1 [S4]: 40-200 IOPS, ~100 on average; 40-90 MiB/s */
@@ -493,8 +512,7 @@ static void perf_one(const struct vol_config *cfg, struct perf *o)
 		o->baseline_mibps = 40;
 		o->burst_mibps = 90;
 		break;
-	case VT_COUNT:
-		break;
+	case VT_COUNT: break;
 	}
 }
 
@@ -555,13 +573,15 @@ void model_gp3_like_gp2(const struct volume_limits *gp3, long size_gib,
 	out->iops = (long)fmax((double)gp3->included_iops, base);
 	/* T2 [S1, S4]: 250 MiB/s above 170 GiB; T3: 125 included (the
 	 * 3 MiB/s below gp2's 128 is the decision in model.h) */
-	out->throughput_mibps = size_gib > GP2_HIGH_MIBPS_ABOVE_GIB ?
-		GP2_HIGH_MIBPS : (long)gp3->included_mibps;
+	out->throughput_mibps = size_gib > GP2_HIGH_MIBPS_ABOVE_GIB
+				    ? GP2_HIGH_MIBPS
+				    : (long)gp3->included_mibps;
 }
 
 double model_gp3_mibps_short(long gp2_size_gib, double gp3_mibps)
 {
-	double short_by = model_gp2_burst_mibps((double)gp2_size_gib) - gp3_mibps;
+	double short_by =
+	    model_gp2_burst_mibps((double)gp2_size_gib) - gp3_mibps;
 
 	return short_by > MODEL_EPS ? short_by : 0;
 }
@@ -571,13 +591,16 @@ enum model_fit model_gp3_for_need(const struct volume_limits *gp3,
 				  double need_mibps, struct vol_config *out)
 {
 	double mibps = fmax(gp3->included_mibps, ceil(need_mibps - MODEL_EPS));
-	double iops = fmax((double)gp3->included_iops, ceil(need_iops - MODEL_EPS));
-	double size = fmax((double)gp3->min_size_gib, ceil(size_gib - MODEL_EPS));
+	double iops =
+	    fmax((double)gp3->included_iops, ceil(need_iops - MODEL_EPS));
+	double size =
+	    fmax((double)gp3->min_size_gib, ceil(size_gib - MODEL_EPS));
 	enum model_fit fit = MODEL_FIT_OK;
 
 	/* T3: at most 0.25 MiB/s per provisioned IOPS */
 	if (gp3->max_mibps_per_iops > 0)
-		iops = fmax(iops, ceil(mibps / gp3->max_mibps_per_iops - MODEL_EPS));
+		iops = fmax(iops,
+			    ceil(mibps / gp3->max_mibps_per_iops - MODEL_EPS));
 	if (iops > (double)gp3->max_iops || mibps > gp3->max_mibps) {
 		iops = fmin(iops, (double)gp3->max_iops);
 		mibps = fmin(mibps, gp3->max_mibps);
@@ -604,7 +627,8 @@ int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
 	long cap;
 
 	if (model_gp3_for_need(gp3, (double)size_gib, need_iops, need_mibps,
-			       out) == MODEL_FIT_OK && out->size_gib == size_gib)
+			       out) == MODEL_FIT_OK &&
+	    out->size_gib == size_gib)
 		return 0;
 	/* the most size_gib carries toward the need */
 	cap = model_max_iops_for_size(gp3, size_gib);
@@ -612,9 +636,10 @@ int model_gp3_for_load(const struct volume_limits *gp3, long size_gib,
 	if (out->iops > cap)
 		out->iops = cap;
 	if (gp3->max_mibps_per_iops > 0 &&
-	    (double)out->throughput_mibps > gp3->max_mibps_per_iops * (double)out->iops)
-		out->throughput_mibps = (long)floor(gp3->max_mibps_per_iops *
-						    (double)out->iops + MODEL_EPS);
+	    (double)out->throughput_mibps >
+		gp3->max_mibps_per_iops * (double)out->iops)
+		out->throughput_mibps = (long)floor(
+		    gp3->max_mibps_per_iops * (double)out->iops + MODEL_EPS);
 	return -1;
 }
 
@@ -656,7 +681,8 @@ double model_gp2_alarm_pct(double size_gib, double load_iops,
 	if (drain <= 0)
 		return 0;
 	/* T15 derived: credits left = BurstBalance % x 5,400,000 */
-	pct = ceil(lead_seconds * drain / GP2_BUCKET_CREDITS * 100.0 - MODEL_EPS);
+	pct =
+	    ceil(lead_seconds * drain / GP2_BUCKET_CREDITS * 100.0 - MODEL_EPS);
 	return fmax(1.0, fmin(100.0, pct));
 }
 
@@ -692,7 +718,9 @@ static long hdd_size_for(const struct volume_limits *lim, long from,
 	while (lo < hi) {
 		long mid = lo + (hi - lo) / 2;
 
-		if (model_hdd_baseline_mibps(lim->type, (double)mid) + MODEL_EPS >= mibps)
+		if (model_hdd_baseline_mibps(lim->type, (double)mid) +
+			MODEL_EPS >=
+		    mibps)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -715,14 +743,17 @@ int model_like_gp2(enum vol_type t, long size_gib, long load_iops,
 	out->size_gib = size_gib;
 	out->count = 1;
 	switch (t) {
-	case VT_GP2:
-		return 0;
+	case VT_GP2: return 0;
 	case VT_GP3:
 		model_gp3_like_gp2(lim, size_gib, &like);
-		return model_gp3_for_need(lim, (double)size_gib,
-					  fmax((double)like.iops, (double)load_iops),
-					  gp3_mibps ? (double)gp3_mibps :
-					  (double)like.throughput_mibps, out) ? -1 : 0;
+		return model_gp3_for_need(
+			   lim, (double)size_gib,
+			   fmax((double)like.iops, (double)load_iops),
+			   gp3_mibps ? (double)gp3_mibps
+				     : (double)like.throughput_mibps,
+			   out)
+			   ? -1
+			   : 0;
 	case VT_IO1:
 	case VT_IO2:
 		iops = model_piops_iops_for_mibps(t, tg.mibps);
@@ -736,8 +767,7 @@ int model_like_gp2(enum vol_type t, long size_gib, long load_iops,
 		out->size_gib = hdd_size_for(lim, size_gib, tg.sustained_mibps);
 		break;
 	case VT_STANDARD:
-	case VT_COUNT:
-		break;
+	case VT_COUNT: break;
 	}
 	if (out->size_gib < lim->min_size_gib)
 		out->size_gib = lim->min_size_gib;

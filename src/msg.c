@@ -47,10 +47,10 @@ void msg_capture_reset(struct msg_capture *c)
 /* Keep text (the caller's) in the capture list for prefix. */
 static void keep(const char *prefix, char *text)
 {
-	struct msg_list *l = !strcmp(prefix, "error: ") ? &capture->errors :
-			     !strcmp(prefix, "warning: ") ? &capture->warnings :
-			     !strcmp(prefix, "hint: ") ? &capture->hints :
-			     &capture->infos;
+	struct msg_list *l = !strcmp(prefix, "error: ")	    ? &capture->errors
+			     : !strcmp(prefix, "warning: ") ? &capture->warnings
+			     : !strcmp(prefix, "hint: ")    ? &capture->hints
+							    : &capture->infos;
 
 	xgrow((void **)&l->v, &l->alloc, l->n + 1, sizeof(*l->v));
 	l->v[l->n++] = text;

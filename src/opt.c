@@ -54,7 +54,8 @@ void opt_join_choices(const char *const *choices, char *buf, size_t n)
 
 int opt_valid_date(const char *s)
 {
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30,
+				     31, 31, 30, 31, 30, 31 };
 	int y = 0, m = 0, d = 0;
 
 	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
@@ -80,44 +81,35 @@ int opt_valid_date(const char *s)
 
 /* One unit suffix and what it multiplies the number by. */
 struct suffix {
-	const char *text;       /* compared case-insensitively */
+	const char *text; /* compared case-insensitively */
 	double factor;
 };
 
-static const struct suffix gib_suffixes[] = {
-	{ "GiB", 1 }, { "G", 1 }, { "Gi", 1 },
-	{ "TiB", 1024 }, { "T", 1024 }, { "Ti", 1024 }, { NULL, 0 }
-};
-static const struct suffix count_suffixes[] = {
-	{ "k", 1000 }, { NULL, 0 }
-};
-static const struct suffix seconds_suffixes[] = {
-	{ "s", 1 }, { "sec", 1 }, { "m", 60 }, { "min", 60 },
-	{ "h", 3600 }, { "d", 86400 }, { NULL, 0 }
-};
+static const struct suffix gib_suffixes[] = { { "GiB", 1 },  { "G", 1 },
+					      { "Gi", 1 },   { "TiB", 1024 },
+					      { "T", 1024 }, { "Ti", 1024 },
+					      { NULL, 0 } };
+static const struct suffix count_suffixes[] = { { "k", 1000 }, { NULL, 0 } };
+static const struct suffix seconds_suffixes[] = { { "s", 1 },	 { "sec", 1 },
+						  { "m", 60 },	 { "min", 60 },
+						  { "h", 3600 }, { "d", 86400 },
+						  { NULL, 0 } };
 static const struct suffix mibps_suffixes[] = {
 	{ "MiB/s", 1 }, { "M", 1 }, { "GiB/s", 1024 }, { NULL, 0 }
 };
-static const struct suffix kib_suffixes[] = {
-	{ "KiB", 1 }, { "k", 1 }, { "K", 1 }, { "MiB", 1024 }, { "M", 1024 },
-	{ NULL, 0 }
-};
+static const struct suffix kib_suffixes[] = { { "KiB", 1 },  { "k", 1 },
+					      { "K", 1 },    { "MiB", 1024 },
+					      { "M", 1024 }, { NULL, 0 } };
 
 static const struct suffix *suffixes_of(enum opt_unit u)
 {
 	switch (u) {
-	case OPT_UNIT_GIB:
-		return gib_suffixes;
-	case OPT_UNIT_COUNT:
-		return count_suffixes;
-	case OPT_UNIT_SECONDS:
-		return seconds_suffixes;
-	case OPT_UNIT_MIBPS:
-		return mibps_suffixes;
-	case OPT_UNIT_KIB:
-		return kib_suffixes;
-	default:
-		return NULL;
+	case OPT_UNIT_GIB: return gib_suffixes;
+	case OPT_UNIT_COUNT: return count_suffixes;
+	case OPT_UNIT_SECONDS: return seconds_suffixes;
+	case OPT_UNIT_MIBPS: return mibps_suffixes;
+	case OPT_UNIT_KIB: return kib_suffixes;
+	default: return NULL;
 	}
 }
 
@@ -161,34 +153,34 @@ int opt_parse_quantity(const char *s, enum opt_unit unit, double *out)
 static const char *unit_example(enum opt_unit u)
 {
 	switch (u) {
-	case OPT_UNIT_GIB:
-		return " GiB (such as 500, 500GiB or 1TiB)";
-	case OPT_UNIT_COUNT:
-		return " (such as 16000 or 16k)";
-	case OPT_UNIT_SECONDS:
-		return " seconds (such as 90, 90s, 30m or 1h)";
-	case OPT_UNIT_MIBPS:
-		return " MiB/s (such as 500 or 500MiB/s)";
-	case OPT_UNIT_KIB:
-		return " KiB (such as 16, 16KiB or 1MiB)";
-	default:
-		return "";
+	case OPT_UNIT_GIB: return " GiB (such as 500, 500GiB or 1TiB)";
+	case OPT_UNIT_COUNT: return " (such as 16000 or 16k)";
+	case OPT_UNIT_SECONDS: return " seconds (such as 90, 90s, 30m or 1h)";
+	case OPT_UNIT_MIBPS: return " MiB/s (such as 500 or 500MiB/s)";
+	case OPT_UNIT_KIB: return " KiB (such as 16, 16KiB or 1MiB)";
+	default: return "";
 	}
 }
 
 static int bad_number(const char *cmd, const struct opt *o, const char *val)
 {
 	if (o->unit != OPT_UNIT_NONE && o->kind == OPT_INT)
-		msg_usage_error(cmd, "--%s must be a whole number from %.0f to %.0f%s, not '%s'",
-				o->name, o->min, o->max, unit_example(o->unit), val);
+		msg_usage_error(
+		    cmd,
+		    "--%s must be a whole number from %.0f to %.0f%s, not '%s'",
+		    o->name, o->min, o->max, unit_example(o->unit), val);
 	else if (o->unit != OPT_UNIT_NONE)
-		msg_usage_error(cmd, "--%s must be a number from %g to %g%s, not '%s'",
-				o->name, o->min, o->max, unit_example(o->unit), val);
+		msg_usage_error(
+		    cmd, "--%s must be a number from %g to %g%s, not '%s'",
+		    o->name, o->min, o->max, unit_example(o->unit), val);
 	else if (o->kind == OPT_INT)
-		msg_usage_error(cmd, "--%s must be a whole number from %.0f to %.0f, not '%s'",
-				o->name, o->min, o->max, val);
+		msg_usage_error(
+		    cmd,
+		    "--%s must be a whole number from %.0f to %.0f, not '%s'",
+		    o->name, o->min, o->max, val);
 	else
-		msg_usage_error(cmd, "--%s must be a number from %g to %g, not '%s'",
+		msg_usage_error(cmd,
+				"--%s must be a number from %g to %g, not '%s'",
 				o->name, o->min, o->max, val);
 	return -1;
 }
@@ -208,8 +200,8 @@ static int set_number(const char *cmd, const struct opt *o, const char *val,
 		return bad_number(cmd, o, val);
 	if (o->kind == OPT_INT) {
 		/* whole numbers only; "1e3" is fine, "3000.5" is not */
-		if (v != floor(v) || (o->unit == OPT_UNIT_NONE &&
-				      strpbrk(val, ".eE")))
+		if (v != floor(v) ||
+		    (o->unit == OPT_UNIT_NONE && strpbrk(val, ".eE")))
 			return bad_number(cmd, o, val);
 		*(long *)target = (long)v;
 	} else {
@@ -231,9 +223,11 @@ static int set_enum(const char *cmd, const struct opt *o, const char *val,
 	}
 	opt_join_choices(o->choices, names, sizeof(names));
 	if (o->noun)
-		msg_usage_error(cmd, "unknown %s '%s' (use %s)", o->noun, val, names);
+		msg_usage_error(cmd, "unknown %s '%s' (use %s)", o->noun, val,
+				names);
 	else
-		msg_usage_error(cmd, "--%s must be %s, not '%s'", o->name, names, val);
+		msg_usage_error(cmd, "--%s must be %s, not '%s'", o->name,
+				names, val);
 	return -1;
 }
 
@@ -243,38 +237,32 @@ int opt_set(const char *cmd, const struct opt *o, const char *val, void *args)
 	struct opt_list *l;
 
 	switch (o->kind) {
-	case OPT_FLAG:
-		*(int *)target = 1;
-		return 0;
-	case OPT_STR:
-		*(const char **)target = val;
-		return 0;
+	case OPT_FLAG: *(int *)target = 1; return 0;
+	case OPT_STR: *(const char **)target = val; return 0;
 	case OPT_LIST:
 		l = target;
 		if (o->max > 0 && (double)l->n >= o->max) {
-			msg_usage_error(cmd, "too many --%s options (at most %.0f)",
+			msg_usage_error(cmd,
+					"too many --%s options (at most %.0f)",
 					o->name, o->max);
 			return -1;
 		}
 		list_add(l, val);
 		return 0;
 	case OPT_INT:
-	case OPT_NUM:
-		return set_number(cmd, o, val, target);
-	case OPT_ENUM:
-		return set_enum(cmd, o, val, target);
+	case OPT_NUM: return set_number(cmd, o, val, target);
+	case OPT_ENUM: return set_enum(cmd, o, val, target);
 	case OPT_DATE:
 		if (!opt_valid_date(val)) {
-			msg_usage_error(cmd, "--%s must be a date YYYY-MM-DD, not '%s'",
-					o->name, val);
+			msg_usage_error(
+			    cmd, "--%s must be a date YYYY-MM-DD, not '%s'",
+			    o->name, val);
 			return -1;
 		}
 		*(const char **)target = val;
 		return 0;
-	case OPT_FUNC:
-		return o->parse(cmd, o->name, val, target);
-	case OPT_END:
-		break;
+	case OPT_FUNC: return o->parse(cmd, o->name, val, target);
+	case OPT_END: break;
 	}
 	return -1;
 }
@@ -361,7 +349,8 @@ static int seen_option(const struct opt *opts, const struct opt *o,
 
 /* One "--name[=value]" at argv[*i]; consumes a following value. */
 static int parse_long_opt(const char *cmd, const struct opt *opts, int argc,
-			  char **argv, int *i, void *args, struct opt_seen *seen)
+			  char **argv, int *i, void *args,
+			  struct opt_seen *seen)
 {
 	const char *arg = argv[*i] + 2, *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -375,28 +364,33 @@ static int parse_long_opt(const char *cmd, const struct opt *opts, int argc,
 		if (ambiguous)
 			msg_usage_error(cmd, "ambiguous option '%s'", argv[*i]);
 		else if (eq)
-			msg_usage_error(cmd, "unknown option or unexpected value '%s'",
-					argv[*i]);
+			msg_usage_error(
+			    cmd, "unknown option or unexpected value '%s'",
+			    argv[*i]);
 		else
 			msg_usage_error(cmd, "unknown option '%s'", argv[*i]);
 		return OPT_ERROR;
 	}
 	if (!takes_value(o)) {
 		if (eq) {
-			msg_usage_error(cmd, "unknown option or unexpected value '%s'",
-					argv[*i]);
+			msg_usage_error(
+			    cmd, "unknown option or unexpected value '%s'",
+			    argv[*i]);
 			return OPT_ERROR;
 		}
-		return seen_option(opts, o, seen, cmd, NULL, args) ? OPT_ERROR : OPT_OK;
+		return seen_option(opts, o, seen, cmd, NULL, args) ? OPT_ERROR
+								   : OPT_OK;
 	}
 	if (!eq) {
 		if (*i + 1 >= argc) {
-			msg_usage_error(cmd, "option '%s' needs a value", argv[*i]);
+			msg_usage_error(cmd, "option '%s' needs a value",
+					argv[*i]);
 			return OPT_ERROR;
 		}
-		eq = argv[++*i] - 1;  /* the value is the next word */
+		eq = argv[++*i] - 1; /* the value is the next word */
 	}
-	return seen_option(opts, o, seen, cmd, eq + 1, args) ? OPT_ERROR : OPT_OK;
+	return seen_option(opts, o, seen, cmd, eq + 1, args) ? OPT_ERROR
+							     : OPT_OK;
 }
 
 /* One "-xyz" cluster at argv[*i]: flags, then maybe one option's value. */
@@ -420,15 +414,17 @@ static int parse_short_opts(const char *cmd, const struct opt *opts, int argc,
 			continue;
 		}
 		if (p[1])
-			return seen_option(opts, o, seen, cmd, p + 1, args) ?
-				OPT_ERROR : OPT_OK;
+			return seen_option(opts, o, seen, cmd, p + 1, args)
+				   ? OPT_ERROR
+				   : OPT_OK;
 		if (*i + 1 >= argc) {
 			msg_usage_error(cmd, "option '-%c' needs a value", *p);
 			return OPT_ERROR;
 		}
 		++*i;
-		return seen_option(opts, o, seen, cmd, argv[*i], args) ?
-			OPT_ERROR : OPT_OK;
+		return seen_option(opts, o, seen, cmd, argv[*i], args)
+			   ? OPT_ERROR
+			   : OPT_OK;
 	}
 	return OPT_OK;
 }
@@ -439,15 +435,19 @@ int opt_check_required(const char *cmd, const struct opt *opts,
 	char names[256];
 
 	for (const struct opt *o = opts; o && o->name; o++) {
-		if (!(o->flags & OPT_REQUIRED) || (seen->bits >> (o - opts) & 1))
+		if (!(o->flags & OPT_REQUIRED) ||
+		    (seen->bits >> (o - opts) & 1))
 			continue;
 		if (o->missing && o->short_name) {
-			msg_usage_error(cmd, "missing -%c %s", o->short_name, o->missing);
+			msg_usage_error(cmd, "missing -%c %s", o->short_name,
+					o->missing);
 		} else if (o->missing) {
-			msg_usage_error(cmd, "missing --%s %s", o->name, o->missing);
+			msg_usage_error(cmd, "missing --%s %s", o->name,
+					o->missing);
 		} else if (o->choices) {
 			opt_join_choices(o->choices, names, sizeof(names));
-			msg_usage_error(cmd, "missing --%s (%s)", o->name, names);
+			msg_usage_error(cmd, "missing --%s (%s)", o->name,
+					names);
 		} else {
 			msg_usage_error(cmd, "missing --%s %s", o->name,
 					o->metavar ? o->metavar : "");
@@ -475,22 +475,26 @@ int opt_parse(const char *cmd, const struct opt *opts, int max_operands,
 			continue;
 		}
 		if (dashdash || a[0] != '-' || !a[1]) {
-			if (max_operands >= 0 && operands->n >= (size_t)max_operands) {
-				msg_usage_error(cmd, "unexpected argument '%s'", a);
+			if (max_operands >= 0 &&
+			    operands->n >= (size_t)max_operands) {
+				msg_usage_error(cmd, "unexpected argument '%s'",
+						a);
 				return OPT_ERROR;
 			}
 			list_add(operands, a);
 			continue;
 		}
 		if (a[1] == '-')
-			rc = parse_long_opt(cmd, opts, argc, argv, &i, args, seen);
+			rc = parse_long_opt(cmd, opts, argc, argv, &i, args,
+					    seen);
 		else
-			rc = parse_short_opts(cmd, opts, argc, argv, &i, args, seen);
+			rc = parse_short_opts(cmd, opts, argc, argv, &i, args,
+					      seen);
 		if (rc != OPT_OK)
 			return rc;
 	}
 	for (const struct opt *o = opts; o && o->name; o++)
 		if ((o->flags & OPT_BATCH) && (seen->bits >> (o - opts) & 1))
-			return OPT_OK;    /* required of each request */
+			return OPT_OK; /* required of each request */
 	return opt_check_required(cmd, opts, seen) ? OPT_ERROR : OPT_OK;
 }

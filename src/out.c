@@ -410,8 +410,8 @@ void out_strv(struct out_table *t, const char *const *v, size_t n)
 	c->owned = xmalloc(len);
 	c->owned[0] = '\0';
 	for (size_t i = 0, o = 0; i < n; i++)
-		o += (size_t)snprintf(c->owned + o, len - o, "%s%s", i ? "," : "",
-				      v[i]);
+		o += (size_t)snprintf(c->owned + o, len - o, "%s%s",
+				      i ? "," : "", v[i]);
 	c->s = c->owned;
 }
 
@@ -505,8 +505,8 @@ static void fmt_int(char *buf, size_t n, long long v)
 {
 	char tmp[24];
 	size_t i = sizeof(tmp);
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
-				       (unsigned long long)v;
+	unsigned long long u =
+	    v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
 	tmp[--i] = '\0';
 	do {
@@ -582,10 +582,10 @@ static double round_to(double v, int decimals)
 {
 	double scale = pow(10.0, decimals), x = v * scale;
 
-	if (!(fabs(x) < 9007199254740992.0))   /* 2^53: already integral */
+	if (!(fabs(x) < 9007199254740992.0)) /* 2^53: already integral */
 		return v;
 	x = round(x) / scale;
-	return x == 0 ? 0 : x;     /* no "-0" */
+	return x == 0 ? 0 : x; /* no "-0" */
 }
 
 void out_fmt_machine(char *buf, size_t n, enum out_style st, double v)
@@ -594,10 +594,10 @@ void out_fmt_machine(char *buf, size_t n, enum out_style st, double v)
 
 	switch (st) {
 	case OUT_PCT:
-		decimals = 2;      /* a hundredth of a percent */
+		decimals = 2; /* a hundredth of a percent */
 		break;
 	case OUT_DURATION:
-		decimals = 0;      /* whole seconds */
+		decimals = 0; /* whole seconds */
 		break;
 	case OUT_USD:
 	case OUT_EXACT:
@@ -646,7 +646,7 @@ static void group_thousands(char *buf, size_t n)
 	while (s[digits] >= '0' && s[digits] <= '9')
 		digits++;
 	if (digits > 30 || strlen(buf) > 40)
-		return;      /* absurd magnitudes stay ungrouped, never cut */
+		return; /* absurd magnitudes stay ungrouped, never cut */
 	lead = digits % 3 ? digits % 3 : 3;
 	for (size_t i = 0; i < digits && o < sizeof(tmp) - 2; i++) {
 		if (i && (i - lead) % 3 == 0 && i >= lead)
@@ -694,37 +694,19 @@ void out_cell_display(const struct cell *c, enum out_style st, char *buf,
 	int dec;
 
 	switch (c->kind) {
-	case CELL_NULL:
-		xsnprintf(buf, n, "-");
-		return;
+	case CELL_NULL: xsnprintf(buf, n, "-"); return;
 	case CELL_STR:
 	case CELL_NESTED:
-	case CELL_LIST:
-		xsnprintf(buf, n, "%s", c->s);
-		return;
-	case CELL_BOOL:
-		xsnprintf(buf, n, "%s", c->i ? "yes" : "no");
-		return;
-	case CELL_INT:
-		v = (double)c->i;
-		break;
-	case CELL_NUM:
-		v = c->d;
-		break;
+	case CELL_LIST: xsnprintf(buf, n, "%s", c->s); return;
+	case CELL_BOOL: xsnprintf(buf, n, "%s", c->i ? "yes" : "no"); return;
+	case CELL_INT: v = (double)c->i; break;
+	case CELL_NUM: v = c->d; break;
 	}
 	switch (st) {
-	case OUT_USD:
-		out_fmt_money(buf, n, v, c->ccy);
-		return;
-	case OUT_PCT:
-		xsnprintf(buf, n, "%.1f %%", v);
-		return;
-	case OUT_EXACT:
-		out_fmt_machine(buf, n, OUT_EXACT, v);
-		return;
-	case OUT_DURATION:
-		out_fmt_duration(buf, n, v);
-		return;
+	case OUT_USD: out_fmt_money(buf, n, v, c->ccy); return;
+	case OUT_PCT: xsnprintf(buf, n, "%.1f %%", v); return;
+	case OUT_EXACT: out_fmt_machine(buf, n, OUT_EXACT, v); return;
+	case OUT_DURATION: out_fmt_duration(buf, n, v); return;
 	case OUT_NUM1: dec = 1; break;
 	case OUT_NUM2: dec = 2; break;
 	case OUT_NUM3: dec = 3; break;
@@ -891,8 +873,7 @@ static void json_cell(FILE *f, const struct cell *c, enum out_style st)
 }
 
 /* Length of the common dotted prefix (in components) of two keys. */
-static size_t common_depth(char *const *a, size_t na, char *const *b,
-			   size_t nb)
+static size_t common_depth(char *const *a, size_t na, char *const *b, size_t nb)
 {
 	size_t i = 0;
 
@@ -922,8 +903,8 @@ static size_t split_key(char *key, char **parts, size_t max)
 
 /* The dotted keys of a table's columns, split once per render. */
 struct json_keys {
-	char **copy;              /* one split copy per column */
-	char **quoted;            /* "\"last part\":" per column, escaped */
+	char **copy;   /* one split copy per column */
+	char **quoted; /* "\"last part\":" per column, escaped */
 	char *(*parts)[MAX_DEPTH];
 	size_t *np;
 	size_t n;
@@ -995,7 +976,7 @@ static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
 			    int *first, const struct json_keys *k)
 {
 	char *const *prev = NULL;
-	size_t nprev = 0;   /* open nested objects = nprev - 1 parts */
+	size_t nprev = 0; /* open nested objects = nprev - 1 parts */
 	int firsts[MAX_DEPTH + 1];
 
 	firsts[0] = *first;
@@ -1005,7 +986,8 @@ static void json_row_fields(FILE *f, const struct out_table *t, size_t row,
 
 		open_prev = nprev ? nprev - 1 : 0;
 		open_now = np - 1;
-		keep = nprev ? common_depth(prev, open_prev, parts, open_now) : 0;
+		keep =
+		    nprev ? common_depth(prev, open_prev, parts, open_now) : 0;
 		for (size_t d = open_prev; d > keep; d--)
 			putc_unlocked('}', f);
 		for (size_t d = keep; d < open_now; d++) {
@@ -1116,8 +1098,9 @@ static void csv_field_raw(FILE *f, const char *s, int is_text)
 	/* a text cell starting like a formula is defused with a quote mark */
 	/* "-" alone (a placeholder) or "-5" cannot run; "=1+1" or "-1+cmd" can */
 	int defuse = is_text && s[0] &&
-		(strchr("=@\t\r", s[0]) ||
-		 (strchr("+-", s[0]) && strspn(s + 1, "0123456789.") != strlen(s + 1)));
+		     (strchr("=@\t\r", s[0]) ||
+		      (strchr("+-", s[0]) &&
+		       strspn(s + 1, "0123456789.") != strlen(s + 1)));
 
 	if (defuse)
 		quote = 1;
@@ -1167,7 +1150,7 @@ static const char *section_name(const struct out_table *t)
 
 /* What --format csv writes: one section, the notes, or all records. */
 struct csv_pick {
-	const struct out_table *t;   /* NULL: notes or all records */
+	const struct out_table *t; /* NULL: notes or all records */
 	int notes;
 };
 
@@ -1197,7 +1180,8 @@ static int csv_find(const struct out_doc *doc, const char *name,
 	p->t = NULL;
 	p->notes = 0;
 	for (size_t i = 0; i < doc->n; i++)
-		if (csv_visible(doc->t[i]) && !strcmp(section_name(doc->t[i]), name)) {
+		if (csv_visible(doc->t[i]) &&
+		    !strcmp(section_name(doc->t[i]), name)) {
 			p->t = doc->t[i];
 			return 0;
 		}
@@ -1228,7 +1212,10 @@ void out_table_names(const struct out_doc *doc, char *buf, size_t n)
 		names[k++] = "notes";
 	buf[0] = '\0';
 	for (size_t i = 0; i < k && o < n; i++) {
-		xsnprintf(buf + o, n - o, "%s%s", !i ? "" : i + 1 == k ? " or " : ", ",
+		xsnprintf(buf + o, n - o, "%s%s",
+			  !i	       ? ""
+			  : i + 1 == k ? " or "
+				       : ", ",
 			  names[i]);
 		o = strlen(buf);
 	}
@@ -1289,9 +1276,11 @@ static void csv_records(FILE *f, const struct out_doc *doc,
 					putc_unlocked(',', f);
 				first = 0;
 				if (pass == 1) {
-					csv_cell(f, out_cell_at(t, 0, c), t->cols[c].style);
+					csv_cell(f, out_cell_at(t, 0, c),
+						 t->cols[c].style);
 				} else if (t->name && !only) {
-					char *key = xstrfmt("%s.%s", t->name, t->cols[c].key);
+					char *key = xstrfmt("%s.%s", t->name,
+							    t->cols[c].key);
 
 					csv_field(f, key, 1);
 					free(key);
@@ -1327,8 +1316,8 @@ static int render_csv(const struct out_doc *doc, const char *table, FILE *f,
 		char names[512];
 
 		out_table_names(doc, names, sizeof(names));
-		return ebs_fail(err, EBS_ERR_USAGE, "unknown table '%s' (use %s)",
-				table, names);
+		return ebs_fail(err, EBS_ERR_USAGE,
+				"unknown table '%s' (use %s)", table, names);
 	}
 	if (p.notes)
 		csv_notes(f, doc);
@@ -1390,12 +1379,14 @@ static void md_text(FILE *f, const char *s)
 			    ascii_alnum((unsigned char)p[1]))
 				break;
 			/* fallthrough */
-		case '|': case '\\': case '[': case ']': case '`': case '*':
-		case '~':
-			fputc('\\', f);
-			break;
-		default:
-			break;
+		case '|':
+		case '\\':
+		case '[':
+		case ']':
+		case '`':
+		case '*':
+		case '~': fputc('\\', f); break;
+		default: break;
 		}
 		fputc(*p, f);
 	}
@@ -1457,7 +1448,8 @@ static void render_list(const struct out_table *t, FILE *f, int md)
 		for (size_t c = 0; c < t->ncols; c++) {
 			size_t cw;
 
-			out_cell_display(out_cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
+			out_cell_display(out_cell_at(t, r, c), t->cols[c].style,
+					 buf, sizeof(buf));
 			if ((cw = text_width(shown(buf, &sb))) > w[c])
 				w[c] = cw;
 		}
@@ -1481,7 +1473,9 @@ static void render_list(const struct out_table *t, FILE *f, int md)
 	fputs(md ? "|\n" : "\n", f);
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (md) {
-			fputs(is_numeric_style(t->cols[c].style) ? "|--:" : "|---", f);
+			fputs(is_numeric_style(t->cols[c].style) ? "|--:"
+								 : "|---",
+			      f);
 			continue;
 		}
 		fputs(c ? "  " : "", f);
@@ -1495,7 +1489,8 @@ static void render_list(const struct out_table *t, FILE *f, int md)
 			const char *v;
 			size_t gap;
 
-			out_cell_display(out_cell_at(t, r, c), t->cols[c].style, buf, sizeof(buf));
+			out_cell_display(out_cell_at(t, r, c), t->cols[c].style,
+					 buf, sizeof(buf));
 			v = shown(buf, &sb);
 			gap = md ? 0 : w[c] - text_width(v);
 			fputs(md ? "| " : (c ? "  " : ""), f);
@@ -1527,8 +1522,8 @@ static void md_image(FILE *f, const char *alt, const char *path)
 	human_text(f, alt, 1, &sb);
 	fputs("](", f);
 	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
-		if (*s <= ' ' || *s == '(' || *s == ')' || *s == '<' || *s == '>' || *s == '%' ||
-		    *s >= 0x7f)
+		if (*s <= ' ' || *s == '(' || *s == ')' || *s == '<' ||
+		    *s == '>' || *s == '%' || *s >= 0x7f)
 			fprintf(f, "%%%02X", *s);
 		else
 			fputc(*s, f);
@@ -1604,7 +1599,8 @@ struct out_stream *out_stream_begin(FILE *f, enum out_format fmt,
 		return s;
 	}
 	for (size_t c = 0; c < ncols; c++)
-		fprintf(f, "%s%s", fmt == OUT_MD ? "| " : (c ? "," : ""), keys[c]);
+		fprintf(f, "%s%s", fmt == OUT_MD ? "| " : (c ? "," : ""),
+			keys[c]);
 	fputs(fmt == OUT_MD ? " |\n" : "\r\n", f);
 	if (fmt == OUT_MD) {
 		for (size_t c = 0; c < ncols; c++)
@@ -1630,10 +1626,14 @@ void out_stream_row(struct out_stream *s, const double *v)
 			fputc(':', s->f);
 			fputs(buf, s->f);
 		} else {
-			fprintf(s->f, "%s%s", s->fmt == OUT_MD ? "| " : (c ? "," : ""), buf);
+			fprintf(s->f, "%s%s",
+				s->fmt == OUT_MD ? "| " : (c ? "," : ""), buf);
 		}
 	}
-	fputs(s->fmt == OUT_JSON ? "}" : s->fmt == OUT_MD ? " |\n" : "\r\n", s->f);
+	fputs(s->fmt == OUT_JSON ? "}"
+	      : s->fmt == OUT_MD ? " |\n"
+				 : "\r\n",
+	      s->f);
 	s->rows++;
 }
 
@@ -1661,7 +1661,8 @@ int out_render_to(const struct out_doc *doc, const struct out_target *to,
 	case OUT_TABLE: render_human(doc, to->f, 0); break;
 	}
 	if (!rc && ferror(to->f))
-		rc = ebs_fail(err, EBS_ERR_IO, "%s", strerror(errno ? errno : EIO));
+		rc = ebs_fail(err, EBS_ERR_IO, "%s",
+			      strerror(errno ? errno : EIO));
 	return rc;
 }
 

@@ -9,26 +9,33 @@
 
 #include "ebsize/out.h"
 
-enum cell_kind { CELL_NULL, CELL_STR, CELL_NUM, CELL_INT, CELL_BOOL, CELL_NESTED,
-		 CELL_LIST };
+enum cell_kind {
+	CELL_NULL,
+	CELL_STR,
+	CELL_NUM,
+	CELL_INT,
+	CELL_BOOL,
+	CELL_NESTED,
+	CELL_LIST
+};
 
 struct cell {
 	enum cell_kind kind;
 	double d;
 	long long i;
-	const char *s;             /* text; display text of a nested list */
-	char *owned;               /* s when the cell owns it, else NULL */
-	struct out_table *sub;     /* CELL_NESTED */
-	char **list;               /* CELL_LIST: the strings (s: joined) */
+	const char *s;	       /* text; display text of a nested list */
+	char *owned;	       /* s when the cell owns it, else NULL */
+	struct out_table *sub; /* CELL_NESTED */
+	char **list;	       /* CELL_LIST: the strings (s: joined) */
 	size_t nlist;
-	char ccy[4];               /* money (OUT_USD) currency; "" = USD */
+	char ccy[4]; /* money (OUT_USD) currency; "" = USD */
 };
 
 struct column {
 	char *key;
 	char *title;
 	enum out_style style;
-	char *formula;             /* xlsx template (out_formula), or NULL */
+	char *formula; /* xlsx template (out_formula), or NULL */
 };
 
 #define OUT_MAX_CHARTS 4
@@ -53,17 +60,17 @@ struct out_table {
 	int is_main;
 	struct column *cols;
 	size_t ncols, acols;
-	struct cell *cells;        /* nrows * ncols, row-major */
+	struct cell *cells; /* nrows * ncols, row-major */
 	size_t ncells, acells;
 	size_t nrows;
-	out_fill_fn fill;          /* rows on demand: cells hold one row */
+	out_fill_fn fill; /* rows on demand: cells hold one row */
 	void *fill_arg;
 	size_t filled_row;
-	struct out_table *self;    /* writable alias for cell_at */
+	struct out_table *self; /* writable alias for cell_at */
 	struct out_chart *charts[OUT_MAX_CHARTS];
 	size_t ncharts;
-	char ccy[4];               /* currency of its money cells; "" = USD */
-	char *sheet;               /* xlsx: its sheet (out_sheet); NULL: name */
+	char ccy[4]; /* currency of its money cells; "" = USD */
+	char *sheet; /* xlsx: its sheet (out_sheet); NULL: name */
 };
 
 struct out_doc {
@@ -72,11 +79,11 @@ struct out_doc {
 	char **notes;
 	size_t nnotes, anotes;
 	int notes_key;
-	char **about;              /* key, value, key, value, ... */
+	char **about; /* key, value, key, value, ... */
 	size_t nabout, aabout;
-	char **names;              /* defined name, template, ... (xlsx) */
+	char **names; /* defined name, template, ... (xlsx) */
 	size_t nnames, anames;
-	char **images;             /* alt, path, alt, path, ... (md) */
+	char **images; /* alt, path, alt, path, ... (md) */
 	size_t nimages, aimages;
 };
 

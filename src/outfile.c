@@ -24,13 +24,13 @@
 #define OUTFILE_MAX 8
 
 struct outfile {
-	char *path;            /* final name */
-	char *tmp;             /* temporary name (== path when direct) */
+	char *path; /* final name */
+	char *tmp;  /* temporary name (== path when direct) */
 	FILE *f;
-	mode_t mode;           /* of the final file */
-	int direct;            /* written in place: not a regular file */
-	int slot;              /* index in tmp_names, -1 when direct */
-	char *gone;            /* "error: interrupted: 'PATH' not written\n" */
+	mode_t mode; /* of the final file */
+	int direct;  /* written in place: not a regular file */
+	int slot;    /* index in tmp_names, -1 when direct */
+	char *gone;  /* "error: interrupted: 'PATH' not written\n" */
 };
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
@@ -53,7 +53,7 @@ static void on_signal(int sig)
 		unlink(tmp_names[i]);
 		if (gone_msgs[i] && write(STDERR_FILENO, gone_msgs[i],
 					  strlen(gone_msgs[i])) < 0)
-			continue;   /* nothing more to do about stderr */
+			continue; /* nothing more to do about stderr */
 	}
 	if (interrupt_msg && write(STDERR_FILENO, (const char *)interrupt_msg,
 				   strlen((const char *)interrupt_msg)) < 0)
@@ -214,7 +214,8 @@ int outfile_open(const char *path, unsigned flags, struct outfile **out,
 	}
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		if (flags & OUTFILE_REGULAR) {
-			rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': not a regular file",
+			rc = ebs_fail(err, EBS_ERR_IO,
+				      "cannot write '%s': not a regular file",
 				      path);
 			goto fail;
 		}
@@ -241,8 +242,9 @@ int outfile_open(const char *path, unsigned flags, struct outfile **out,
 	of->gone = xstrfmt("error: interrupted: '%s' not written\n", path);
 	of->f = fdopen(fd, "w");
 	if (!of->f || register_tmp(of)) {
-		rc = ebs_fail(err, EBS_ERR_IO, "cannot create '%s': %s", path,
-			      of->f ? "too many output files" : strerror(errno));
+		rc =
+		    ebs_fail(err, EBS_ERR_IO, "cannot create '%s': %s", path,
+			     of->f ? "too many output files" : strerror(errno));
 		if (of->f)
 			fclose(of->f);
 		else
@@ -303,11 +305,11 @@ int outfile_commit(struct outfile *of, char *err)
 	if (e) {
 		unlink(of->tmp);
 		unregister_tmp(of, 0);
-		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s", of->path,
-			      strerror(e));
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s",
+			      of->path, strerror(e));
 	} else if (unregister_tmp(of, 1)) {
-		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s", of->path,
-			      strerror(errno));
+		rc = ebs_fail(err, EBS_ERR_IO, "cannot write '%s': %s",
+			      of->path, strerror(errno));
 		unlink(of->tmp);
 	}
 	outfile_free(of);

@@ -77,12 +77,9 @@ static int currency_row(const struct price_row *p, void *arg)
 static struct out_table *sheet_new(struct out_doc *doc)
 {
 	static const char *const names[][2] = {
-		{ "pr_region", "region" },
-		{ "pr_type", "volume_type" },
-		{ "pr_dim", "dimension" },
-		{ "pr_price", "price_per_unit" },
-		{ "pr_from", "begin_range" },
-		{ "pr_to", "end_range" },
+		{ "pr_region", "region" },    { "pr_type", "volume_type" },
+		{ "pr_dim", "dimension" },    { "pr_price", "price_per_unit" },
+		{ "pr_from", "begin_range" }, { "pr_to", "end_range" },
 	};
 	/* per price row: which units it bills (price_sheet_cost_volume) */
 	static const char *const masks[][2] = {
@@ -114,7 +111,8 @@ int price_sheet_add(struct out_doc *doc, struct db *db,
 	int rc;
 
 	for (size_t i = 0; i < n; i++)
-		if ((rc = db_each_price(db, regions[i], NULL, NULL, currency_row, &c, err)))
+		if ((rc = db_each_price(db, regions[i], NULL, NULL,
+					currency_row, &c, err)))
 			return rc;
 	return EBS_OK;
 }
@@ -130,8 +128,8 @@ int price_sheet_add_sets(struct out_doc *doc, struct db *db,
 		out_sheet(c.t, sheet);
 	for (size_t i = 0; i < n; i++) {
 		c.currency = ps[i]->currency;
-		if ((rc = db_each_price(db, ps[i]->region, NULL, NULL, currency_row,
-					&c, err)))
+		if ((rc = db_each_price(db, ps[i]->region, NULL, NULL,
+					currency_row, &c, err)))
 			return rc;
 	}
 	return EBS_OK;
@@ -152,12 +150,14 @@ char *price_sheet_cost(const char *region, const char *type,
 
 	/* storage and I/O have one price from 0 (model_cost): U x price */
 	if (!strcmp(dimension, "storage") || !strcmp(dimension, "io"))
-		s = xstrfmt("(SUMIFS(pr_price,pr_region,%s,pr_type,%s,pr_dim,%s)*(%s))",
-			    region, type, dim, units);
-	else  /* (U > from) x (U - from - [to set] x (U > to) x (U - to)) */
-		s = xstrfmt("SUMPRODUCT((pr_region=%s)*(pr_type=%s)*(pr_dim=%s)*pr_price"
-			    "*((%s)>pr_from)*((%s)-pr_from-(pr_to<>\"\")*((%s)>pr_to)*((%s)-pr_to)))",
-			    region, type, dim, units, units, units, units);
+		s = xstrfmt(
+		    "(SUMIFS(pr_price,pr_region,%s,pr_type,%s,pr_dim,%s)*(%s))",
+		    region, type, dim, units);
+	else /* (U > from) x (U - from - [to set] x (U > to) x (U - to)) */
+		s = xstrfmt(
+		    "SUMPRODUCT((pr_region=%s)*(pr_type=%s)*(pr_dim=%s)*pr_price"
+		    "*((%s)>pr_from)*((%s)-pr_from-(pr_to<>\"\")*((%s)>pr_to)*((%s)-pr_to)))",
+		    region, type, dim, units, units, units, units);
 	free(dim);
 	return s;
 }
@@ -167,9 +167,10 @@ char *price_sheet_cost_volume(const char *region, const char *type,
 			      const char *tput)
 {
 	char *u = xstrfmt("(pr_st*%s+pr_io*%s+pr_tp*%s)", size, iops, tput);
-	char *s = xstrfmt("SUMPRODUCT((pr_region=%s)*(pr_type=%s)*pr_price"
-			  "*(%s>pr_from)*(%s-pr_from-pr_end*(%s>pr_to)*(%s-pr_to)))",
-			  region, type, u, u, u, u);
+	char *s =
+	    xstrfmt("SUMPRODUCT((pr_region=%s)*(pr_type=%s)*pr_price"
+		    "*(%s>pr_from)*(%s-pr_from-pr_end*(%s>pr_to)*(%s-pr_to)))",
+		    region, type, u, u, u, u);
 
 	free(u);
 	return s;

@@ -78,7 +78,8 @@ void pricing_fetch_opts_init(struct pricing_fetch_opts *o)
 static void region_of_host(const char *host, char *region)
 {
 	static const char *const suffixes[] = {
-		".amazonaws.com", ".amazonaws.com.cn",
+		".amazonaws.com",
+		".amazonaws.com.cn",
 	};
 
 	if (!str_starts_with(host, "api.pricing."))
@@ -171,8 +172,9 @@ static int retry_or_fail(struct fetcher *f, long attempt, long *slept,
 	const struct pricing_fetch_opts *o = f->o;
 
 	if (attempt >= o->max_attempts || *slept >= o->max_retry_ms)
-		return ebs_fail(err, EBS_ERR_NETWORK, "%s (gave up after %ld attempts)",
-				why, attempt);
+		return ebs_fail(err, EBS_ERR_NETWORK,
+				"%s (gave up after %ld attempts)", why,
+				attempt);
 	if (!remaining_ms(o))
 		return deadline_passed(o, err);
 	f->stats->retries++;
@@ -211,10 +213,11 @@ struct api_call {
 	char sigv4[64];
 	const char *headers[4];
 	size_t nheaders;
-	char *token_header;      /* X-Amz-Security-Token: ..., wiped on release */
+	char *token_header; /* X-Amz-Security-Token: ..., wiped on release */
 };
 
-static void api_call_init(struct api_call *a, const struct pricing_fetch_opts *o,
+static void api_call_init(struct api_call *a,
+			  const struct pricing_fetch_opts *o,
 			  const char *region)
 {
 	memset(a, 0, sizeof(*a));
@@ -222,7 +225,8 @@ static void api_call_init(struct api_call *a, const struct pricing_fetch_opts *o
 		  str_ends_with(o->endpoint, "/") ? "" : "/");
 	xsnprintf(a->sigv4, sizeof(a->sigv4), "aws:amz:%s:pricing", region);
 	a->headers[a->nheaders++] = "Content-Type: application/x-amz-json-1.1";
-	a->headers[a->nheaders++] = "X-Amz-Target: AWSPriceListService.GetProducts";
+	a->headers[a->nheaders++] =
+	    "X-Amz-Target: AWSPriceListService.GetProducts";
 	if (o->creds->session_token) {
 		a->token_header = xstrfmt("X-Amz-Security-Token: %s",
 					  o->creds->session_token);
@@ -278,28 +282,34 @@ static int post(struct fetcher *f, const struct api_call *a, const char *body,
 		f->stats->requests++;
 		r = http_perform(f->http, &req, resp);
 		if (r == HTTP_TOO_BIG)
-			return ebs_fail(err, EBS_ERR_TOO_BIG, "%s", resp->reason);
+			return ebs_fail(err, EBS_ERR_TOO_BIG, "%s",
+					resp->reason);
 		if (r == HTTP_TIMEOUT && !remaining_ms(o))
 			return deadline_passed(o, err);
 		if (r == HTTP_FAILED)
-			return ebs_fail(err, EBS_ERR_NETWORK, "%s", resp->reason);
+			return ebs_fail(err, EBS_ERR_NETWORK, "%s",
+					resp->reason);
 		if (r != HTTP_DONE) {
 			xsnprintf(why, sizeof(why), "%s", resp->reason);
 		} else {
 			if (resp->status == 200)
 				return EBS_OK;
-			pricing_parse_error_body(resp->body.buf, resp->body.len, code,
-						 sizeof(code), msg, sizeof(msg));
+			pricing_parse_error_body(resp->body.buf, resp->body.len,
+						 code, sizeof(code), msg,
+						 sizeof(msg));
 			clean_text(code, 100);
 			clean_text(msg, 300);
-			xsnprintf(why, sizeof(why), "HTTP %ld%s%s%s%s", resp->status,
-				  *code ? " " : "", code, *msg ? ": " : "", msg);
+			xsnprintf(why, sizeof(why), "HTTP %ld%s%s%s%s",
+				  resp->status, *code ? " " : "", code,
+				  *msg ? ": " : "", msg);
 			if (auth_failure(resp->status, code))
 				return ebs_fail(err, EBS_ERR_AUTH,
-						"%s (credentials rejected)", why);
+						"%s (credentials rejected)",
+						why);
 			if (!(resp->status == 429 || resp->status >= 500 ||
 			      !strcmp(code, "ThrottlingException")))
-				return ebs_fail(err, EBS_ERR_NETWORK, "%s", why);
+				return ebs_fail(err, EBS_ERR_NETWORK, "%s",
+						why);
 		}
 		if ((rc = retry_or_fail(f, attempt, &slept, why, err)))
 			return rc;
@@ -331,29 +341,31 @@ static int run_query(struct fetcher *f, const struct api_call *a, size_t q,
 
 		page++;
 		if (page > o->max_pages) {
-			xsnprintf(reason, sizeof(reason),
-				  "NextToken did not end after %ld pages (the limit)",
-				  o->max_pages);
+			xsnprintf(
+			    reason, sizeof(reason),
+			    "NextToken did not end after %ld pages (the limit)",
+			    o->max_pages);
 			rc = EBS_ERR_NETWORK;
 			break;
 		}
-		body = pricing_request_body(queries[q].family, queries[q].volume,
-					    region, token);
+		body = pricing_request_body(queries[q].family,
+					    queries[q].volume, region, token);
 		rc = post(f, a, body, &resp, reason);
 		free(body);
 		if (rc)
 			break;
 		f->stats->pages++;
 		(*pages_total)++;
-		rc = pricing_parse(resp.body.buf, resp.body.len, "response", o->rt,
-				   out, &next, reason);
+		rc = pricing_parse(resp.body.buf, resp.body.len, "response",
+				   o->rt, out, &next, reason);
 		if (rc) {
 			memmove(reason, parse_reason(reason),
 				strlen(parse_reason(reason)) + 1);
 			break;
 		}
 		if (next && token && !strcmp(next, token)) {
-			xsnprintf(reason, sizeof(reason), "the same NextToken came back twice");
+			xsnprintf(reason, sizeof(reason),
+				  "the same NextToken came back twice");
 			rc = EBS_ERR_NETWORK;
 			break;
 		}
@@ -361,13 +373,16 @@ static int run_query(struct fetcher *f, const struct api_call *a, size_t q,
 		token = next;
 		next = NULL;
 		if (o->progress)
-			o->progress(o->progress_arg, region ? region : "all regions",
+			o->progress(o->progress_arg,
+				    region ? region : "all regions",
 				    *pages_total, out->products);
 	} while (token);
 	if (rc)
-		ebs_fail(err, rc, "cannot fetch prices from '%s': page %ld of %s/%s%s%s: %s",
-			 o->endpoint, page, queries[q].family, queries[q].volume,
-			 region ? " in " : "", region ? region : "", reason);
+		ebs_fail(
+		    err, rc,
+		    "cannot fetch prices from '%s': page %ld of %s/%s%s%s: %s",
+		    o->endpoint, page, queries[q].family, queries[q].volume,
+		    region ? " in " : "", region ? region : "", reason);
 	free(token);
 	free(next);
 	http_response_release(&resp);
@@ -401,8 +416,9 @@ int pricing_fetch(const struct pricing_fetch_opts *o, struct price_list *out,
 	api_call_init(&a, o, region);
 	for (size_t r = 0; r < (o->nregions ? o->nregions : 1) && !rc; r++)
 		for (size_t q = 0; q < ARRAY_SIZE(queries) && !rc; q++)
-			rc = run_query(&f, &a, q, o->nregions ? o->regions[r] : NULL,
-				       out, &pages, err);
+			rc = run_query(&f, &a, q,
+				       o->nregions ? o->regions[r] : NULL, out,
+				       &pages, err);
 	api_call_release(&a);
 	http_free(f.http);
 	return rc;
@@ -412,7 +428,7 @@ int pricing_fetch(const struct pricing_fetch_opts *o, struct price_list *out,
 
 /* The two partitions of the bulk Price List. */
 static const struct partition {
-	const char *name;        /* path segment */
+	const char *name; /* path segment */
 	const char *host;
 } partitions[] = {
 	{ "aws", PRICING_BULK_HOST },
@@ -461,18 +477,22 @@ static int get_small(struct fetcher *f, const char *url,
 		f->stats->requests++;
 		r = http_perform(f->http, &req, resp);
 		if (r == HTTP_TOO_BIG)
-			return ebs_fail(err, EBS_ERR_TOO_BIG, "%s", resp->reason);
+			return ebs_fail(err, EBS_ERR_TOO_BIG, "%s",
+					resp->reason);
 		if (r == HTTP_TIMEOUT && !remaining_ms(o))
 			return deadline_passed(o, err);
 		if (r == HTTP_FAILED)
-			return ebs_fail(err, EBS_ERR_NETWORK, "%s", resp->reason);
+			return ebs_fail(err, EBS_ERR_NETWORK, "%s",
+					resp->reason);
 		if (r == HTTP_DONE && resp->status >= 200 && resp->status < 300)
 			return EBS_OK;
 		if (r == HTTP_DONE) {
 			xsnprintf(why, sizeof(why), "HTTP %ld", resp->status);
 			if (resp->status != 429 && resp->status < 500)
-				return ebs_fail(err, resp->status == 404 ?
-						EBS_ERR_NOT_FOUND : EBS_ERR_NETWORK,
+				return ebs_fail(err,
+						resp->status == 404
+						    ? EBS_ERR_NOT_FOUND
+						    : EBS_ERR_NETWORK,
 						"%s", why);
 		} else {
 			xsnprintf(why, sizeof(why), "%s", resp->reason);
@@ -488,20 +508,22 @@ static int fetch_index(struct fetcher *f, const char *base,
 		       char *err)
 {
 	struct http_response resp;
-	char *url = xstrfmt("%s/offers/v1.0/%s/AmazonEC2/current/region_index.json",
-			    base, p->name);
+	char *url =
+	    xstrfmt("%s/offers/v1.0/%s/AmazonEC2/current/region_index.json",
+		    base, p->name);
 	char why[EBS_ERRLEN];
 	int rc;
 
 	http_response_init(&resp);
 	rc = get_small(f, url, &resp, why);
 	if (!rc)
-		rc = pricing_parse_region_index(resp.body.buf, resp.body.len, url, ri,
-						why);
+		rc = pricing_parse_region_index(resp.body.buf, resp.body.len,
+						url, ri, why);
 	if (rc == EBS_ERR_PARSE)
 		xsnprintf(err, EBS_ERRLEN, "%s", why);
 	else if (rc)
-		ebs_fail(err, rc, "cannot fetch the price list index '%s': %s", url, why);
+		ebs_fail(err, rc, "cannot fetch the price list index '%s': %s",
+			 url, why);
 	http_response_release(&resp);
 	free(url);
 	return rc;
@@ -518,8 +540,8 @@ static char *index_regions(const struct region_index *ri)
 	return sbuf_detach(&sb, NULL);
 }
 
-static const struct region_index_entry *index_find(const struct region_index *ri,
-						   const char *region)
+static const struct region_index_entry *index_find(
+    const struct region_index *ri, const char *region)
 {
 	for (size_t i = 0; i < ri->n; i++)
 		if (!strcmp(ri->v[i].region, region))
@@ -533,10 +555,10 @@ struct bulk_xfer {
 	struct bulk_region *br;
 	struct pricing_stream *ps;
 	struct http_response *resp;
-	long long fed;           /* bytes given to the parser */
-	long long offset;        /* where this attempt started */
-	int first;               /* no data yet in this attempt */
-	int bad_resume;          /* the server answered a Range wrongly */
+	long long fed;	  /* bytes given to the parser */
+	long long offset; /* where this attempt started */
+	int first;	  /* no data yet in this attempt */
+	int bad_resume;	  /* the server answered a Range wrongly */
 	int parse_rc;
 	char perr[EBS_ERRLEN];
 	size_t index, count;
@@ -560,9 +582,10 @@ static int bulk_on_data(void *arg, long status, const char *data, size_t len)
 	if (x->first) {
 		x->first = 0;
 		if (x->offset > 0 && status == 200) {
-			xfer_restart(x);         /* the whole file again */
-		} else if (x->offset > 0 && (status != 206 ||
-					     x->resp->range_start != x->offset)) {
+			xfer_restart(x); /* the whole file again */
+		} else if (x->offset > 0 &&
+			   (status != 206 ||
+			    x->resp->range_start != x->offset)) {
 			x->bad_resume = 1;
 			return 1;
 		}
@@ -593,8 +616,9 @@ static void bulk_on_progress(void *arg, long long now, long long total)
 	bp.bytes = done;
 	bp.total = total > 0 ? x->offset + total : -1;
 	bp.rate_bps = secs > 0.2 ? (double)done / secs : 0;
-	bp.eta_s = bp.total > 0 && bp.rate_bps > 0 ?
-		   (long)((double)(bp.total - done) / bp.rate_bps + 0.5) : -1;
+	bp.eta_s = bp.total > 0 && bp.rate_bps > 0
+		       ? (long)((double)(bp.total - done) / bp.rate_bps + 0.5)
+		       : -1;
 	o->progress_bulk(o->progress_arg, &bp);
 }
 
@@ -622,28 +646,33 @@ static int check_offer(const struct bulk_region *br, const char *path,
 	char want[32];
 
 	if (!pl->offer_files)
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"cannot fetch prices from '%s': not an offer file (no \"products\")",
-				br->url);
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot fetch prices from '%s': not an offer file (no \"products\")",
+		    br->url);
 	if (strcmp(pl->offer_code, "AmazonEC2"))
-		return ebs_fail(err, EBS_ERR_SANITY,
-				"cannot fetch prices from '%s': offer '%s', not AmazonEC2",
-				br->url, pl->offer_code);
+		return ebs_fail(
+		    err, EBS_ERR_SANITY,
+		    "cannot fetch prices from '%s': offer '%s', not AmazonEC2",
+		    br->url, pl->offer_code);
 	version_of_path(path, want, sizeof(want));
 	if (!pl->published[0])
-		return ebs_fail(err, EBS_ERR_SANITY,
-				"cannot fetch prices from '%s': no publicationDate in the offer file",
-				br->url);
+		return ebs_fail(
+		    err, EBS_ERR_SANITY,
+		    "cannot fetch prices from '%s': no publicationDate in the offer file",
+		    br->url);
 	if (*want && strcmp(want, pl->version))
-		return ebs_fail(err, EBS_ERR_SANITY,
-				"cannot fetch prices from '%s': the file is version '%s' (published %s), but the index points to version '%s'",
-				br->url, pl->version, pl->published, want);
+		return ebs_fail(
+		    err, EBS_ERR_SANITY,
+		    "cannot fetch prices from '%s': the file is version '%s' (published %s), but the index points to version '%s'",
+		    br->url, pl->version, pl->published, want);
 	for (size_t i = 0; i < pl->n; i++)
 		if (strcmp(pl->items[i].region, br->region))
-			return ebs_fail(err, EBS_ERR_SANITY,
-					"cannot fetch prices from '%s': the offer file for '%s' holds prices for '%s' (SKU %s)",
-					br->url, br->region, pl->items[i].region,
-					pl->items[i].sku);
+			return ebs_fail(
+			    err, EBS_ERR_SANITY,
+			    "cannot fetch prices from '%s': the offer file for '%s' holds prices for '%s' (SKU %s)",
+			    br->url, br->region, pl->items[i].region,
+			    pl->items[i].sku);
 	return EBS_OK;
 }
 
@@ -668,29 +697,35 @@ static int bulk_attempt_result(struct bulk_xfer *x, int r, char *why,
 	}
 	if (r == HTTP_TIMEOUT && !remaining_ms(o)) {
 		deadline_passed(o, why);
-		return ebs_fail(err, EBS_ERR_NETWORK, "cannot fetch prices from '%s': %s",
-				x->br->url, why);
+		return ebs_fail(err, EBS_ERR_NETWORK,
+				"cannot fetch prices from '%s': %s", x->br->url,
+				why);
 	}
 	if (r == HTTP_DONE) {
 		xsnprintf(why, whylen, "HTTP %ld", status);
 		if (status == 429 || status >= 500)
 			return 1;
-		return ebs_fail(err, status == 404 || status == 403 ?
-				EBS_ERR_NOT_FOUND : EBS_ERR_NETWORK,
-				"cannot fetch prices from '%s': %s", x->br->url, why);
+		return ebs_fail(
+		    err,
+		    status == 404 || status == 403 ? EBS_ERR_NOT_FOUND
+						   : EBS_ERR_NETWORK,
+		    "cannot fetch prices from '%s': %s", x->br->url, why);
 	}
-	xsnprintf(why, whylen, "%s", x->bad_resume ?
-		  "the server did not resume where the transfer broke" :
-		  x->resp->reason);
+	xsnprintf(why, whylen, "%s",
+		  x->bad_resume
+		      ? "the server did not resume where the transfer broke"
+		      : x->resp->reason);
 	if (r == HTTP_FAILED)
-		return ebs_fail(err, EBS_ERR_NETWORK, "cannot fetch prices from '%s': %s",
-				x->br->url, why);
+		return ebs_fail(err, EBS_ERR_NETWORK,
+				"cannot fetch prices from '%s': %s", x->br->url,
+				why);
 	return 1;
 }
 
 /* Stream one region's offer file into br->pl, with retries and resume. */
-static int fetch_offer(struct fetcher *f, const char *path, struct bulk_region *br,
-		       size_t index, size_t count, char *err)
+static int fetch_offer(struct fetcher *f, const char *path,
+		       struct bulk_region *br, size_t index, size_t count,
+		       char *err)
 {
 	const struct pricing_fetch_opts *o = f->o;
 	struct http_response resp;
@@ -722,12 +757,13 @@ static int fetch_offer(struct fetcher *f, const char *path, struct bulk_region *
 
 		if (!remaining_ms(o)) {
 			deadline_passed(o, gave_up);
-			rc = ebs_fail(err, EBS_ERR_NETWORK, "cannot fetch prices from '%s': %s",
+			rc = ebs_fail(err, EBS_ERR_NETWORK,
+				      "cannot fetch prices from '%s': %s",
 				      br->url, gave_up);
 			break;
 		}
 		if (x.fed > 0 && (!*etag || x.bad_resume)) {
-			xfer_restart(&x);       /* cannot resume safely */
+			xfer_restart(&x); /* cannot resume safely */
 			etag[0] = '\0';
 		}
 		req.resume_from = x.fed;
@@ -745,8 +781,8 @@ static int fetch_offer(struct fetcher *f, const char *path, struct bulk_region *
 		if (rc != 1)
 			break;
 		if ((rc = retry_or_fail(f, attempt, &slept, why, gave_up))) {
-			ebs_fail(err, rc, "cannot fetch prices from '%s': %s", br->url,
-				 gave_up);
+			ebs_fail(err, rc, "cannot fetch prices from '%s': %s",
+				 br->url, gave_up);
 			break;
 		}
 	}
@@ -822,7 +858,8 @@ static int plan_files(const struct pricing_fetch_opts *o,
 	for (size_t i = 0; i < o->nregions; i++) {
 		const struct partition *part = partition_of(o->regions[i]);
 		const struct region_index *idx = &ri[part - partitions];
-		const struct region_index_entry *e = index_find(idx, o->regions[i]);
+		const struct region_index_entry *e =
+		    index_find(idx, o->regions[i]);
 		char *list, *base;
 		int rc;
 
@@ -832,9 +869,10 @@ static int plan_files(const struct pricing_fetch_opts *o,
 		}
 		list = index_regions(idx);
 		base = base_url(o, part);
-		rc = ebs_fail(err, EBS_ERR_NOT_FOUND,
-			      "region '%s' is not in the AmazonEC2 price list index of '%s'; it lists: %s",
-			      o->regions[i], base, list);
+		rc = ebs_fail(
+		    err, EBS_ERR_NOT_FOUND,
+		    "region '%s' is not in the AmazonEC2 price list index of '%s'; it lists: %s",
+		    o->regions[i], base, list);
 		free(base);
 		free(list);
 		return rc;
@@ -855,7 +893,8 @@ int pricing_fetch_bulk(const struct pricing_fetch_opts *o,
 
 	memset(out, 0, sizeof(*out));
 	fetcher_init(&f, &oo, stats);
-	if (o->endpoint && (rc = http_url_check(o->endpoint, "endpoint", 0, NULL, 0, err)))
+	if (o->endpoint &&
+	    (rc = http_url_check(o->endpoint, "endpoint", 0, NULL, 0, err)))
 		return rc;
 	if ((rc = http_new(&f.http, "pricing fetch", err)))
 		return rc;
@@ -864,14 +903,16 @@ int pricing_fetch_bulk(const struct pricing_fetch_opts *o,
 	/* without --timeout: bulk_region_s for each file */
 	if (!rc && !o->deadline_ms && o->bulk_region_s > 0) {
 		oo.deadline_s = o->bulk_region_s * (long)nplan;
-		oo.deadline_ms = http_now_ms() + (long long)oo.deadline_s * 1000;
+		oo.deadline_ms =
+		    http_now_ms() + (long long)oo.deadline_s * 1000;
 	}
 	out->v = nplan ? xcalloc(nplan, sizeof(*out->v)) : NULL;
 	for (size_t i = 0; i < nplan && !rc; i++) {
 		struct bulk_region *br = &out->v[out->n++];
 		char *base = base_url(o, partition_of(plan[i]->region));
 
-		xsnprintf(br->region, sizeof(br->region), "%s", plan[i]->region);
+		xsnprintf(br->region, sizeof(br->region), "%s",
+			  plan[i]->region);
 		br->url = xstrfmt("%s%s", base, plan[i]->path);
 		price_list_init(&br->pl);
 		free(base);

@@ -112,7 +112,8 @@ static const char *attr(const cJSON *attrs, const char *key)
 /* The region code of a product: regionCode, else location or the
  * usage-type prefix through the regions table.  NULL when unknown. */
 static const char *product_region(const cJSON *attrs, const char *usagetype,
-				  const char *ebs, const struct region_table *rt)
+				  const char *ebs,
+				  const struct region_table *rt)
 {
 	const char *code = attr(attrs, "regionCode");
 	const char *loc = attr(attrs, "location");
@@ -123,11 +124,12 @@ static const char *product_region(const cJSON *attrs, const char *usagetype,
 	for (size_t i = 0; rt && i < rt->n; i++) {
 		const char *p = rt->v[i].prefix;
 
-		if (loc && *rt->v[i].location && !strcmp(loc, rt->v[i].location))
+		if (loc && *rt->v[i].location &&
+		    !strcmp(loc, rt->v[i].location))
 			return rt->v[i].code;
-		if (!loc && !rt->v[i].no_prefix && ((!*p && !plen) ||
-			     (*p && plen == strlen(p) + 1 &&
-			      !strncmp(usagetype, p, plen - 1))))
+		if (!loc && !rt->v[i].no_prefix &&
+		    ((!*p && !plen) || (*p && plen == strlen(p) + 1 &&
+					!strncmp(usagetype, p, plen - 1))))
 			return rt->v[i].code;
 	}
 	return NULL;
@@ -177,7 +179,8 @@ static enum product_kind classify(const cJSON *prod,
 				  const struct region_table *rt,
 				  struct price_list *out, struct product *p)
 {
-	const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(prod, "attributes");
+	const cJSON *attrs =
+	    cJSON_GetObjectItemCaseSensitive(prod, "attributes");
 	const char *lt = attr(attrs, "locationType");
 	const char *api = attr(attrs, "volumeApiName");
 	const char *group = attr(attrs, "group");
@@ -194,7 +197,7 @@ static enum product_kind classify(const cJSON *prod,
 		return PRODUCT_UNKNOWN;
 	}
 	if (lt && strcmp(lt, "AWS Region")) {
-		out->skipped++;      /* Local Zones, Wavelength, Outposts */
+		out->skipped++; /* Local Zones, Wavelength, Outposts */
 		return PRODUCT_SKIPPED;
 	}
 	p->region = product_region(attrs, p->usagetype, ebs, rt);
@@ -238,7 +241,8 @@ static int add_item(struct price_list *out, const struct price_item *it)
 	}
 	if (out->n >= PRICE_LIST_MAX_ITEMS)
 		return -1;
-	xgrow((void **)&out->items, &out->alloc, out->n + 1, sizeof(*out->items));
+	xgrow((void **)&out->items, &out->alloc, out->n + 1,
+	      sizeof(*out->items));
 	out->items[out->n++] = *it;
 	return 0;
 }
@@ -248,35 +252,42 @@ static int read_dimension(const cJSON *dim, const struct product *p,
 			  struct price_list *out, const char *where, char *err)
 {
 	const cJSON *unit = cJSON_GetObjectItemCaseSensitive(dim, "unit");
-	const cJSON *ppu = cJSON_GetObjectItemCaseSensitive(dim, "pricePerUnit");
+	const cJSON *ppu =
+	    cJSON_GetObjectItemCaseSensitive(dim, "pricePerUnit");
 	const cJSON *cur = NULL, *c;
 	const struct unit_map *umap;
 	struct price_item it;
 	double v;
 
 	if (!cJSON_IsString(unit) || !cJSON_IsObject(ppu))
-		return ebs_fail(err, EBS_ERR_PARSE,
-				"%s: SKU %s: price dimension lacks \"unit\" or \"pricePerUnit\"",
-				where, p->sku);
+		return ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "%s: SKU %s: price dimension lacks \"unit\" or \"pricePerUnit\"",
+		    where, p->sku);
 	if (!(umap = find_unit(p->um->dimension, unit->valuestring))) {
 		note_unknown(out, p->usagetype);
 		return EBS_OK;
 	}
-	cJSON_ArrayForEach(c, ppu) {
+	cJSON_ArrayForEach(c, ppu)
+	{
 		if (!cur || !strcmp(c->string, "USD"))
 			cur = c;
 	}
 	if (!cur || strlen(cur->string) != 3)
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: SKU %s: no currency in \"pricePerUnit\"",
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"%s: SKU %s: no currency in \"pricePerUnit\"",
 				where, p->sku);
 	if (!cJSON_IsString(cur) || parse_double(cur->valuestring, &v))
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: SKU %s: price is not a number: %s",
-				where, p->sku, cJSON_IsString(cur) ? cur->valuestring : "(not a string)");
+		return ebs_fail(
+		    err, EBS_ERR_PARSE, "%s: SKU %s: price is not a number: %s",
+		    where, p->sku,
+		    cJSON_IsString(cur) ? cur->valuestring : "(not a string)");
 	if (v < 0 || !isfinite(v))
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: SKU %s: negative price %s",
-				where, p->sku, cur->valuestring);
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"%s: SKU %s: negative price %s", where, p->sku,
+				cur->valuestring);
 	if (v == 0) {
-		out->skipped++;      /* zero-priced dimensions exist (1.4 #3) */
+		out->skipped++; /* zero-priced dimensions exist (1.4 #3) */
 		return EBS_OK;
 	}
 	memset(&it, 0, sizeof(it));
@@ -291,8 +302,9 @@ static int read_dimension(const cJSON *dim, const struct product *p,
 	xsnprintf(it.sku, sizeof(it.sku), "%s", p->sku);
 	xsnprintf(it.usagetype, sizeof(it.usagetype), "%s", p->usagetype);
 	if (add_item(out, &it))
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: SKU %s: more than %d EBS prices",
-				where, p->sku, PRICE_LIST_MAX_ITEMS);
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"%s: SKU %s: more than %d EBS prices", where,
+				p->sku, PRICE_LIST_MAX_ITEMS);
 	return EBS_OK;
 }
 
@@ -308,24 +320,29 @@ static int read_offers(const cJSON *offers, const struct product *p,
 	int rc;
 
 	if (!cJSON_IsObject(offers))
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: SKU %s: no OnDemand terms",
-				where, p->sku);
-	cJSON_ArrayForEach(term, offers) {
-		const cJSON *dims = cJSON_GetObjectItemCaseSensitive(term, "priceDimensions");
-		const cJSON *eff = cJSON_GetObjectItemCaseSensitive(term, "effectiveDate");
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"%s: SKU %s: no OnDemand terms", where, p->sku);
+	cJSON_ArrayForEach(term, offers)
+	{
+		const cJSON *dims =
+		    cJSON_GetObjectItemCaseSensitive(term, "priceDimensions");
+		const cJSON *eff =
+		    cJSON_GetObjectItemCaseSensitive(term, "effectiveDate");
 
 		if (!cJSON_IsObject(dims))
-			return ebs_fail(err, EBS_ERR_PARSE,
-					"%s: SKU %s: term without \"priceDimensions\"",
-					where, p->sku);
-		cJSON_ArrayForEach(dim, dims) {
+			return ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "%s: SKU %s: term without \"priceDimensions\"",
+			    where, p->sku);
+		cJSON_ArrayForEach(dim, dims)
+		{
 			if ((rc = read_dimension(dim, p, out, where, err)))
 				return rc;
 		}
 		if (cJSON_IsString(eff) && strlen(eff->valuestring) >= 10 &&
 		    strncmp(eff->valuestring, out->effective, 10) > 0)
-			xsnprintf(out->effective, sizeof(out->effective), "%.10s",
-				  eff->valuestring);
+			xsnprintf(out->effective, sizeof(out->effective),
+				  "%.10s", eff->valuestring);
 	}
 	return EBS_OK;
 }
@@ -352,13 +369,15 @@ static const char *doc_label(size_t docno)
 static void note_vintage(struct price_list *out, const char *published,
 			 const char *version)
 {
-	if (!published || !*published || strlen(published) >= sizeof(out->published))
+	if (!published || !*published ||
+	    strlen(published) >= sizeof(out->published))
 		return;
 	if (strcmp(published, out->published) <= 0)
 		return;
 	xsnprintf(out->published, sizeof(out->published), "%s", published);
 	xsnprintf(out->version, sizeof(out->version), "%s",
-		  version && strlen(version) < sizeof(out->version) ? version : "");
+		  version && strlen(version) < sizeof(out->version) ? version
+								    : "");
 }
 
 /* One decoded PriceList item: {"product": ..., "terms": {"OnDemand": ...}}. */
@@ -370,7 +389,8 @@ static int read_price_item(const cJSON *item, const struct region_table *rt,
 	struct product p;
 
 	if (!cJSON_IsObject(prod))
-		return ebs_fail(err, EBS_ERR_PARSE, "%s: no \"product\" object", where);
+		return ebs_fail(err, EBS_ERR_PARSE, "%s: no \"product\" object",
+				where);
 	note_vintage(out, attr(item, "publicationDate"), attr(item, "version"));
 	if (classify(prod, rt, out, &p) != PRODUCT_EBS)
 		return EBS_OK;
@@ -395,14 +415,19 @@ static int read_price_item(const cJSON *item, const struct region_table *rt,
  */
 
 /* Where a container sits in a Price List document. */
-enum pctx {
-	P_NONE, P_ROOT, P_PRICELIST, P_PRODUCTS, P_TERMS, P_ONDEMAND
-};
+enum pctx { P_NONE, P_ROOT, P_PRICELIST, P_PRODUCTS, P_TERMS, P_ONDEMAND };
 
 /* Which member of the root (or of "terms") a value belongs to. */
 enum pmember {
-	M_OTHER, M_PRICELIST, M_NEXTTOKEN, M_PRODUCTS, M_TERMS, M_ONDEMAND,
-	M_VERSION, M_PUBLISHED, M_OFFERCODE
+	M_OTHER,
+	M_PRICELIST,
+	M_NEXTTOKEN,
+	M_PRODUCTS,
+	M_TERMS,
+	M_ONDEMAND,
+	M_VERSION,
+	M_PUBLISHED,
+	M_OFFERCODE
 };
 
 #define CTX_DEPTH 8
@@ -411,7 +436,7 @@ enum pmember {
 
 /* An EBS product waiting for its terms (owned copies). */
 struct held {
-	char *key;               /* its key in "products" */
+	char *key; /* its key in "products" */
 	char *sku, *usagetype, *region;
 	const struct usage_map *um;
 	double begin, end;
@@ -423,18 +448,18 @@ struct pricing_stream {
 	struct price_list *out;
 	struct json_stream *js;
 	size_t docno;
-	char *last_token;        /* NextToken of the last complete document */
+	char *last_token; /* NextToken of the last complete document */
 	/* the document being read */
 	enum pctx ctx[CTX_DEPTH];
 	enum pmember member[CTX_DEPTH];
 	int seen_pricelist, seen_products, seen_ondemand, products_done;
-	size_t item;             /* PriceList items so far */
+	size_t item; /* PriceList items so far */
 	char *token;
 	char version[32], published[40];
 	struct held *held;
 	size_t nheld, aheld;
-	struct strmap held_by_key;    /* key -> 1: terms wanted */
-	struct strmap terms;          /* key -> struct sbuf *: raw terms.OnDemand.<key> */
+	struct strmap held_by_key; /* key -> 1: terms wanted */
+	struct strmap terms; /* key -> struct sbuf *: raw terms.OnDemand.<key> */
 	size_t held_bytes;
 	char cur_key[256];
 };
@@ -479,16 +504,18 @@ static void doc_reset(struct pricing_stream *ps)
 static const char *where_doc(const struct pricing_stream *ps, char *buf,
 			     size_t len)
 {
-	xsnprintf(buf, len, "cannot parse '%s': %s", ps->name, doc_label(ps->docno));
+	xsnprintf(buf, len, "cannot parse '%s': %s", ps->name,
+		  doc_label(ps->docno));
 	return buf;
 }
 
 /* The message for a document that is not a Price List document. */
 static int neither(const struct pricing_stream *ps, char *err)
 {
-	ebs_fail(err, EBS_ERR_PARSE,
-		 "cannot parse '%s': document %zu is neither a GetProducts response (\"PriceList\") nor an offer file (\"products\")",
-		 ps->name, ps->docno);
+	ebs_fail(
+	    err, EBS_ERR_PARSE,
+	    "cannot parse '%s': document %zu is neither a GetProducts response (\"PriceList\") nor an offer file (\"products\")",
+	    ps->name, ps->docno);
 	return -EBS_ERR_PARSE;
 }
 
@@ -508,8 +535,9 @@ static int hold_bytes(struct pricing_stream *ps, size_t n, char *err)
 	ps->held_bytes += n;
 	if (ps->held_bytes <= PRICING_STREAM_MAX_HELD)
 		return 0;
-	return stream_fail(ps, err,
-			   "offer file: more than 32 MiB of product terms to hold (terms listed before the products, or too many EBS products)");
+	return stream_fail(
+	    ps, err,
+	    "offer file: more than 32 MiB of product terms to hold (terms listed before the products, or too many EBS products)");
 }
 
 /* A PriceList string: decode it as JSON and read it. */
@@ -538,7 +566,7 @@ static int maybe_ebs(const char *s, size_t len)
 	const char *p = s, *end = s + len;
 
 	if (memchr(s, '\\', len))
-		return 1;        /* an escape could spell "EBS:" */
+		return 1; /* an escape could spell "EBS:" */
 	while ((p = memchr(p, 'E', (size_t)(end - p))) && end - p >= 4) {
 		if (!memcmp(p, "EBS:", 4))
 			return 1;
@@ -559,17 +587,18 @@ static int on_product(struct pricing_stream *ps, const char *s, size_t len,
 	if (len == 0 || s[0] != '{') {
 		char m[400];
 
-		xsnprintf(m, sizeof(m), "offer file: product '%s' is not an object",
+		xsnprintf(m, sizeof(m),
+			  "offer file: product '%s' is not an object",
 			  ps->cur_key);
 		return stream_fail(ps, err, m);
 	}
 	if (!maybe_ebs(s, len) && ps->out->first_unknown[0]) {
-		ps->out->products++;     /* what classify() would conclude */
+		ps->out->products++; /* what classify() would conclude */
 		ps->out->unknown++;
 		return JS_GO;
 	}
 	if (!(prod = cJSON_ParseWithLength(s, len)))
-		abort();                 /* the tokenizer validated it: OOM */
+		abort(); /* the tokenizer validated it: OOM */
 	kind = classify(prod, ps->rt, ps->out, &p);
 	if (kind != PRODUCT_EBS) {
 		cJSON_Delete(prod);
@@ -577,7 +606,8 @@ static int on_product(struct pricing_stream *ps, const char *s, size_t len,
 	}
 	if (ps->nheld >= PRICING_STREAM_MAX_HELD_PRODUCTS) {
 		cJSON_Delete(prod);
-		return stream_fail(ps, err, "offer file: more than 100000 EBS products");
+		return stream_fail(ps, err,
+				   "offer file: more than 100000 EBS products");
 	}
 	xgrow((void **)&ps->held, &ps->aheld, ps->nheld + 1, sizeof(*ps->held));
 	h = &ps->held[ps->nheld++];
@@ -591,7 +621,8 @@ static int on_product(struct pricing_stream *ps, const char *s, size_t len,
 	h->end = p.end;
 	cJSON_Delete(prod);
 	strmap_put(&ps->held_by_key, h->key, (void *)(uintptr_t)1);
-	return hold_bytes(ps, strlen(h->key) * 2 + strlen(h->usagetype) + 64, err);
+	return hold_bytes(ps, strlen(h->key) * 2 + strlen(h->usagetype) + 64,
+			  err);
 }
 
 /*
@@ -620,13 +651,15 @@ static int price_held(struct pricing_stream *ps, char *err)
 	char where[600], w[560];
 	int rc = EBS_OK;
 
-	xsnprintf(where, sizeof(where), "%soffer file", where_doc(ps, w, sizeof(w)));
+	xsnprintf(where, sizeof(where), "%soffer file",
+		  where_doc(ps, w, sizeof(w)));
 	for (size_t i = 0; i < ps->nheld && !rc; i++) {
 		struct held *h = &ps->held[i];
-		struct product p = { h->sku, h->usagetype, h->region, h->um,
-				     h->begin, h->end };
+		struct product p = { h->sku, h->usagetype, h->region,
+				     h->um,  h->begin,	   h->end };
 		struct sbuf *raw = strmap_get(&ps->terms, h->key);
-		cJSON *terms = raw ? cJSON_ParseWithLength(raw->buf, raw->len) : NULL;
+		cJSON *terms =
+		    raw ? cJSON_ParseWithLength(raw->buf, raw->len) : NULL;
 
 		rc = read_offers(terms, &p, ps->out, where, err);
 		cJSON_Delete(terms);
@@ -641,7 +674,9 @@ static int on_doc_end(struct pricing_stream *ps, char *err)
 	if (!ps->seen_pricelist && !ps->seen_products)
 		return neither(ps, err);
 	if (ps->seen_products && !ps->seen_ondemand)
-		return stream_fail(ps, err, "\"products\" or \"terms.OnDemand\" is not an object");
+		return stream_fail(
+		    ps, err,
+		    "\"products\" or \"terms.OnDemand\" is not an object");
 	if ((rc = price_held(ps, err)))
 		return -rc;
 	if (ps->seen_products) {
@@ -662,12 +697,17 @@ static int on_key(struct pricing_stream *ps, const struct js_token *t)
 		const char *name;
 		enum pmember m;
 	} root[] = {
-		{ "PriceList", M_PRICELIST }, { "NextToken", M_NEXTTOKEN },
-		{ "products", M_PRODUCTS }, { "terms", M_TERMS },
-		{ "on_demand_terms", M_ONDEMAND }, { "version", M_VERSION },
-		{ "publicationDate", M_PUBLISHED }, { "offerCode", M_OFFERCODE },
+		{ "PriceList", M_PRICELIST },
+		{ "NextToken", M_NEXTTOKEN },
+		{ "products", M_PRODUCTS },
+		{ "terms", M_TERMS },
+		{ "on_demand_terms", M_ONDEMAND },
+		{ "version", M_VERSION },
+		{ "publicationDate", M_PUBLISHED },
+		{ "offerCode", M_OFFERCODE },
 	};
-	enum pctx parent = t->depth - 1 < CTX_DEPTH ? ps->ctx[t->depth - 1] : P_NONE;
+	enum pctx parent =
+	    t->depth - 1 < CTX_DEPTH ? ps->ctx[t->depth - 1] : P_NONE;
 
 	if (t->depth < CTX_DEPTH)
 		ps->member[t->depth] = M_OTHER;
@@ -689,11 +729,11 @@ static int on_key(struct pricing_stream *ps, const struct js_token *t)
 		return JS_CAPTURE;
 	case P_ONDEMAND:
 		xsnprintf(ps->cur_key, sizeof(ps->cur_key), "%s", t->s);
-		if (strmap_get(&ps->held_by_key, ps->cur_key) || !ps->products_done)
+		if (strmap_get(&ps->held_by_key, ps->cur_key) ||
+		    !ps->products_done)
 			return JS_CAPTURE;
 		return JS_SKIP;
-	default:
-		return JS_SKIP;
+	default: return JS_SKIP;
 	}
 }
 
@@ -719,13 +759,16 @@ static int on_open(struct pricing_stream *ps, const struct js_token *t,
 	case M_PRICELIST:
 		ps->seen_pricelist = 1;
 		if (obj)
-			return stream_fail(ps, err, "\"PriceList\" is not an array");
+			return stream_fail(ps, err,
+					   "\"PriceList\" is not an array");
 		ps->ctx[t->depth] = P_PRICELIST;
 		return JS_GO;
 	case M_PRODUCTS:
 		ps->seen_products = 1;
 		if (!obj)
-			return stream_fail(ps, err, "\"products\" or \"terms.OnDemand\" is not an object");
+			return stream_fail(
+			    ps, err,
+			    "\"products\" or \"terms.OnDemand\" is not an object");
 		ps->ctx[t->depth] = P_PRODUCTS;
 		return JS_GO;
 	case M_TERMS:
@@ -737,8 +780,7 @@ static int on_open(struct pricing_stream *ps, const struct js_token *t,
 		ps->seen_ondemand = 1;
 		ps->ctx[t->depth] = P_ONDEMAND;
 		return JS_GO;
-	default:
-		return JS_SKIP;
+	default: return JS_SKIP;
 	}
 }
 
@@ -757,7 +799,8 @@ static int on_scalar(struct pricing_stream *ps, const struct js_token *t,
 		if (t->ev == JS_STRING)
 			return on_item(ps, t->s, t->len, err);
 		ps->item++;
-		ebs_fail(err, EBS_ERR_PARSE, "%sPriceList item %zu: not a string",
+		ebs_fail(err, EBS_ERR_PARSE,
+			 "%sPriceList item %zu: not a string",
 			 where_doc(ps, w, sizeof(w)), ps->item);
 		return -EBS_ERR_PARSE;
 	}
@@ -769,7 +812,9 @@ static int on_scalar(struct pricing_stream *ps, const struct js_token *t,
 		return stream_fail(ps, err, "\"PriceList\" is not an array");
 	case M_PRODUCTS:
 		ps->seen_products = 1;
-		return stream_fail(ps, err, "\"products\" or \"terms.OnDemand\" is not an object");
+		return stream_fail(
+		    ps, err,
+		    "\"products\" or \"terms.OnDemand\" is not an object");
 	case M_NEXTTOKEN:
 		free(ps->token);
 		ps->token = t->ev == JS_STRING && t->len ? xstrdup(t->s) : NULL;
@@ -786,8 +831,7 @@ static int on_scalar(struct pricing_stream *ps, const struct js_token *t,
 		dst = ps->out->offer_code;
 		dlen = sizeof(ps->out->offer_code);
 		break;
-	default:
-		return JS_GO;
+	default: return JS_GO;
 	}
 	if (t->ev == JS_STRING && t->len < dlen)
 		xsnprintf(dst, dlen, "%s", t->s);
@@ -800,21 +844,18 @@ static int on_token(void *arg, const struct js_token *t, char *err)
 
 	switch (t->ev) {
 	case JS_OBJECT:
-	case JS_ARRAY:
-		return on_open(ps, t, err);
+	case JS_ARRAY: return on_open(ps, t, err);
 	case JS_END_OBJECT:
 	case JS_END_ARRAY:
 		if (t->depth < CTX_DEPTH && ps->ctx[t->depth] == P_PRODUCTS)
 			ps->products_done = 1;
 		return JS_GO;
-	case JS_KEY:
-		return on_key(ps, t);
+	case JS_KEY: return on_key(ps, t);
 	case JS_CAPTURED:
 		if (ps->ctx[t->depth - 1] == P_PRODUCTS)
 			return on_product(ps, t->s, t->len, err);
 		return on_terms(ps, t->s, t->len, err);
-	case JS_END_DOC:
-		return on_doc_end(ps, err);
+	case JS_END_DOC: return on_doc_end(ps, err);
 	default:
 		if (t->depth == 0) {
 			ps->docno++;
@@ -861,8 +902,8 @@ static int stream_error(struct pricing_stream *ps, int rc, char *err)
 	return rc;
 }
 
-int pricing_stream_feed(struct pricing_stream *ps, const char *buf,
-			size_t len, char *err)
+int pricing_stream_feed(struct pricing_stream *ps, const char *buf, size_t len,
+			char *err)
 {
 	int rc = js_feed(ps->js, buf, len, err);
 
@@ -900,7 +941,6 @@ int pricing_parse(const char *buf, size_t len, const char *name,
 	return rc;
 }
 
-
 /* ------------------------------------------------------------ region index */
 
 /* A region code as AWS writes them: lower-case letters, digits, '-'. */
@@ -911,7 +951,8 @@ static int region_code_ok(const char *r)
 	if (n < 4 || n > 31)
 		return 0;
 	for (; *r; r++)
-		if (!((*r >= 'a' && *r <= 'z') || (*r >= '0' && *r <= '9') || *r == '-'))
+		if (!((*r >= 'a' && *r <= 'z') || (*r >= '0' && *r <= '9') ||
+		      *r == '-'))
 			return 0;
 	return 1;
 }
@@ -954,30 +995,37 @@ int pricing_parse_region_index(const char *buf, size_t len, const char *name,
 	memset(out, 0, sizeof(*out));
 	if (!doc) {
 		const char *at = cJSON_GetErrorPtr();
-		size_t off = at && at >= buf && at <= buf + len ? (size_t)(at - buf) : 0;
+		size_t off =
+		    at && at >= buf && at <= buf + len ? (size_t)(at - buf) : 0;
 
-		return ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': line %zu: not valid JSON",
+		return ebs_fail(err, EBS_ERR_PARSE,
+				"cannot parse '%s': line %zu: not valid JSON",
 				name, line_of_offset(buf, off));
 	}
 	if (!cJSON_IsObject(regions)) {
-		rc = ebs_fail(err, EBS_ERR_PARSE,
-			      "cannot parse '%s': no \"regions\" object (not a region index)", name);
+		rc = ebs_fail(
+		    err, EBS_ERR_PARSE,
+		    "cannot parse '%s': no \"regions\" object (not a region index)",
+		    name);
 		goto out;
 	}
-	cJSON_ArrayForEach(r, regions) {
+	cJSON_ArrayForEach(r, regions)
+	{
 		const char *path = attr(r, "currentVersionUrl");
 		struct region_index_entry *e;
 
 		if (!region_code_ok(r->string)) {
-			rc = ebs_fail(err, EBS_ERR_PARSE,
-				      "cannot parse '%s': region %zu: not a region code", name,
-				      out->n + 1);
+			rc = ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "cannot parse '%s': region %zu: not a region code",
+			    name, out->n + 1);
 			goto out;
 		}
 		if (!path || !offer_path_ok(path)) {
-			rc = ebs_fail(err, EBS_ERR_PARSE,
-				      "cannot parse '%s': region '%s': \"currentVersionUrl\" is missing or not a path under /offers/v1.0/",
-				      name, r->string);
+			rc = ebs_fail(
+			    err, EBS_ERR_PARSE,
+			    "cannot parse '%s': region '%s': \"currentVersionUrl\" is missing or not a path under /offers/v1.0/",
+			    name, r->string);
 			goto out;
 		}
 		xgrow((void **)&out->v, &alloc, out->n + 1, sizeof(*out->v));
@@ -986,7 +1034,8 @@ int pricing_parse_region_index(const char *buf, size_t len, const char *name,
 		xsnprintf(e->path, sizeof(e->path), "%s", path);
 	}
 	if (!out->n)
-		rc = ebs_fail(err, EBS_ERR_PARSE, "cannot parse '%s': no regions listed", name);
+		rc = ebs_fail(err, EBS_ERR_PARSE,
+			      "cannot parse '%s': no regions listed", name);
 out:
 	if (rc)
 		region_index_release(out);
@@ -1025,7 +1074,7 @@ char *pricing_request_body(const char *family, const char *volume_api_name,
 	s = cJSON_PrintUnformatted(req);
 	cJSON_Delete(req);
 	if (!s)
-		abort();     /* cJSON allocation failure: treat as OOM */
+		abort(); /* cJSON allocation failure: treat as OOM */
 	out = xstrdup(s);
 	cJSON_free(s);
 	return out;

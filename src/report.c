@@ -24,7 +24,7 @@
 #endif
 
 struct item {
-	char *title;               /* a section when chart is NULL */
+	char *title; /* a section when chart is NULL */
 	char *text;
 	struct report_chart *chart;
 };
@@ -86,7 +86,8 @@ void report_fmt_num(char *buf, size_t n, double v, int dec)
 		return;
 	}
 	xsnprintf(tmp, sizeof(tmp), "%.*f", dec, v);
-	if (!strcmp(tmp, "-0") || (tmp[0] == '-' && strspn(tmp + 1, "0.") == strlen(tmp + 1)))
+	if (!strcmp(tmp, "-0") ||
+	    (tmp[0] == '-' && strspn(tmp + 1, "0.") == strlen(tmp + 1)))
 		s++;
 	if (*s == '-')
 		out[o++] = *s++;
@@ -116,7 +117,8 @@ void report_fmt_usd(char *buf, size_t n, double v)
 /* ------------------------------------------------------------ charts */
 
 struct report_chart *report_chart_from(const char *name, const char *title,
-				       struct svg_chart *svg, const char *caption,
+				       struct svg_chart *svg,
+				       const char *caption,
 				       struct report_table *data)
 {
 	struct sbuf sb = SBUF_INIT(REPORT_SVG_CAP);
@@ -153,7 +155,8 @@ void report_chart_free(struct report_chart *c)
 
 static char *svg_file_text(const struct report_chart *c)
 {
-	return xstrfmt("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s", c->svg);
+	return xstrfmt("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s",
+		       c->svg);
 }
 
 int report_chart_write_svg(const struct report_chart *c, const char *dir,
@@ -228,17 +231,17 @@ size_t report_chart_count(const struct report *r)
 /* ------------------------------------------------------------ html */
 
 static const char css[] =
-	"body{font-family:sans-serif;color:#222;max-width:800px;margin:2em auto;"
-	"padding:0 1em;line-height:1.45}\n"
-	"h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}\n"
-	"figure{margin:1.5em 0}figure svg{max-width:100%;height:auto;"
-	"border:1px solid #ddd}\n"
-	"figcaption{font-size:.9em;color:#444;margin:.3em 0}\n"
-	"details{margin:.3em 0 1em;font-size:.85em}summary{cursor:pointer}\n"
-	"table{border-collapse:collapse;margin-top:.5em}"
-	"th,td{border:1px solid #ccc;padding:.1em .5em;text-align:left}"
-	"th{background:#f3f3f3}td.n{text-align:right}\n"
-	"nav ul{padding-left:1.2em}footer{margin-top:3em;font-size:.8em;color:#666}\n";
+    "body{font-family:sans-serif;color:#222;max-width:800px;margin:2em auto;"
+    "padding:0 1em;line-height:1.45}\n"
+    "h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}\n"
+    "figure{margin:1.5em 0}figure svg{max-width:100%;height:auto;"
+    "border:1px solid #ddd}\n"
+    "figcaption{font-size:.9em;color:#444;margin:.3em 0}\n"
+    "details{margin:.3em 0 1em;font-size:.85em}summary{cursor:pointer}\n"
+    "table{border-collapse:collapse;margin-top:.5em}"
+    "th,td{border:1px solid #ccc;padding:.1em .5em;text-align:left}"
+    "th{background:#f3f3f3}td.n{text-align:right}\n"
+    "nav ul{padding-left:1.2em}footer{margin-top:3em;font-size:.8em;color:#666}\n";
 
 /* Output with a sticky cap error (as in svg.c). */
 struct html {
@@ -290,7 +293,8 @@ static void data_table(struct html *h, const struct report_chart *c)
 	for (size_t i = 0; i < t->ncells; i++) {
 		if (i % t->ncols == 0)
 			put(h, "<tr>");
-		put(h, looks_numeric(t->cells[i]) ? "<td class=\"n\">" : "<td>");
+		put(h,
+		    looks_numeric(t->cells[i]) ? "<td class=\"n\">" : "<td>");
 		text(h, t->cells[i]);
 		put(h, "</td>");
 		if (i % t->ncols == t->ncols - 1 || i + 1 == t->ncells)
@@ -346,7 +350,8 @@ int report_html(const struct report *r, struct sbuf *out)
 	size_t sec = 0;
 	int open = 0;
 
-	put(&h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	put(&h,
+	    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	    "style-src 'unsafe-inline'\">\n"
 	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
@@ -370,7 +375,8 @@ int report_html(const struct report *r, struct sbuf *out)
 		}
 		if (open)
 			put(&h, "</section>\n");
-		xsnprintf(buf, sizeof(buf), "<section id=\"section-%zu\">\n<h2>", ++sec);
+		xsnprintf(buf, sizeof(buf),
+			  "<section id=\"section-%zu\">\n<h2>", ++sec);
 		put(&h, buf);
 		text(&h, it->title);
 		put(&h, "</h2>\n");
@@ -383,7 +389,8 @@ int report_html(const struct report *r, struct sbuf *out)
 	}
 	if (open)
 		put(&h, "</section>\n");
-	put(&h, "<footer>Made by ebsize " EBSIZE_VERSION ": inline SVG and CSS, "
+	put(&h,
+	    "<footer>Made by ebsize " EBSIZE_VERSION ": inline SVG and CSS, "
 	    "no scripts, nothing fetched.  Each chart is also a file of its own "
 	    "beside this page.</footer>\n</body>\n</html>\n");
 	return h.err;
@@ -405,8 +412,10 @@ static int prepare_dir(const char *dir, char *err)
 
 	if (!stat(dir, &st)) {
 		if (!S_ISDIR(st.st_mode))
-			return ebs_fail(err, EBS_ERR_IO, "cannot write into '%s': it is not a directory",
-					dir);
+			return ebs_fail(
+			    err, EBS_ERR_IO,
+			    "cannot write into '%s': it is not a directory",
+			    dir);
 		return EBS_OK;
 	}
 	probe = xstrfmt("%s/index.html", dir);
@@ -421,8 +430,8 @@ static int check_target(const char *path, char *err)
 	struct stat st;
 
 	if (!lstat(path, &st) && S_ISDIR(st.st_mode))
-		return ebs_fail(err, EBS_ERR_IO, "cannot write '%s': it is a directory",
-				path);
+		return ebs_fail(err, EBS_ERR_IO,
+				"cannot write '%s': it is a directory", path);
 	return EBS_OK;
 }
 
@@ -447,13 +456,15 @@ int report_write(const struct report *r, const char *dir, char *err)
 	if ((rc = prepare_dir(dir, err)))
 		goto out;
 	if (report_html(r, &html)) {
-		rc = ebs_fail(err, EBS_ERR_TOO_BIG, "the report would be larger than %u MiB",
+		rc = ebs_fail(err, EBS_ERR_TOO_BIG,
+			      "the report would be larger than %u MiB",
 			      REPORT_HTML_CAP >> 20);
 		goto out;
 	}
 	for (size_t i = 0; i < r->n; i++)
 		if (r->items[i].chart)
-			p[k++].path = xstrfmt("%s/%s.svg", dir, r->items[i].chart->name);
+			p[k++].path =
+			    xstrfmt("%s/%s.svg", dir, r->items[i].chart->name);
 	p[k].path = xstrfmt("%s/index.html", dir);
 	for (size_t i = 0; i < n; i++)
 		if ((rc = check_target(p[i].path, err)))
@@ -465,12 +476,14 @@ int report_write(const struct report *r, const char *dir, char *err)
 		if (!r->items[i].chart)
 			continue;
 		svg = svg_file_text(r->items[i].chart);
-		rc = write_file_temp(p[k].path, svg, strlen(svg), &p[k].tmp, err);
+		rc = write_file_temp(p[k].path, svg, strlen(svg), &p[k].tmp,
+				     err);
 		free(svg);
 		k++;
 	}
 	if (!rc)
-		rc = write_file_temp(p[n - 1].path, html.buf, html.len, &p[n - 1].tmp, err);
+		rc = write_file_temp(p[n - 1].path, html.buf, html.len,
+				     &p[n - 1].tmp, err);
 	/* all written: move them into place, the page last */
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (rename(p[i].tmp, p[i].path))
@@ -495,7 +508,8 @@ int report_svg_dir(struct out_doc *doc, const char *dir,
 	if ((rc = prepare_dir(dir, err)))
 		return rc;
 	for (size_t i = 0; i < n; i++)
-		if (charts[i] && (rc = report_chart_write_svg(charts[i], dir, err)))
+		if (charts[i] &&
+		    (rc = report_chart_write_svg(charts[i], dir, err)))
 			return rc;
 	for (size_t i = 0; doc && i < n; i++) {
 		char *path;

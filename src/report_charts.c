@@ -50,7 +50,7 @@ static void line_add(struct line *l, double x, double y)
 static void line_add_bend(struct line *l, double x, double y)
 {
 	if (l->n && l->x[l->n - 1] == x && l->y[l->n - 1] == y)
-		return;          /* the same point again */
+		return; /* the same point again */
 	if (l->n >= 2 && isfinite(y) && isfinite(l->y[l->n - 1]) &&
 	    isfinite(l->y[l->n - 2])) {
 		double x0 = l->x[l->n - 2], y0 = l->y[l->n - 2];
@@ -113,9 +113,9 @@ static void on_tick(long t, double demand, double delivered, double credits,
 	s->last_t = t;
 }
 
-size_t report_model_series(const char *volume_type, double size_gib,
-			   long iops, long seconds, double *t, double *v,
-			   size_t max, double *demand)
+size_t report_model_series(const char *volume_type, double size_gib, long iops,
+			   long seconds, double *t, double *v, size_t max,
+			   double *demand)
 {
 	struct vol_config cfg = { 0 };
 	struct line l = { 0 };
@@ -142,7 +142,9 @@ size_t report_model_series(const char *volume_type, double size_gib,
 		*demand = b.ceiling;
 	} else if (model_type_buys_iops(cfg.type)) {
 		cfg.size_gib = (long)size_gib;
-		cfg.iops = iops ? iops : cfg.type == VT_GP3 ? 3000 : 0;  /* T3 included */
+		cfg.iops = iops			? iops
+			   : cfg.type == VT_GP3 ? 3000
+						: 0; /* T3 included */
 		cfg.count = 1;
 		if (!cfg.iops)
 			return 0;
@@ -167,7 +169,8 @@ size_t report_model_series(const char *volume_type, double size_gib,
 static int has_iops_figure(const struct bench_phase_result *p)
 {
 	return isfinite(p->iops) || isfinite(p->steady_iops) ||
-	       (isfinite(p->iops_before_cliff) && isfinite(p->iops_after_cliff));
+	       (isfinite(p->iops_before_cliff) &&
+		isfinite(p->iops_after_cliff));
 }
 
 /* The phase of r to draw over time; NULL when none has an IOPS figure. */
@@ -178,14 +181,16 @@ static size_t iops_phase(const struct report_run *r, int *found)
 		if (r->samples && r->nsamples[i] >= 2)
 			return i;
 	for (size_t i = 0; i < r->nphases; i++)
-		if (!strncmp(r->phases[i].rw, "rand", 4) && has_iops_figure(&r->phases[i]))
+		if (!strncmp(r->phases[i].rw, "rand", 4) &&
+		    has_iops_figure(&r->phases[i]))
 			return i;
 	*found = 0;
 	return 0;
 }
 
 static void bench_row(struct report_table *t, const char *series,
-		      const char *kind, double t_s, double iops, const char *note)
+		      const char *kind, double t_s, double iops,
+		      const char *note)
 {
 	char a[48], b[48];
 
@@ -215,7 +220,8 @@ static void draw_measured(struct svg_chart *svg, struct report_table *t,
 	size_t n = r->nsamples[i];
 	double *x = xmalloc(n * sizeof(*x)), *y = xmalloc(n * sizeof(*y));
 	struct svg_style st;
-	char *name = xstrfmt("%s: measured (%s)", r->run->label, r->phases[i].phase);
+	char *name =
+	    xstrfmt("%s: measured (%s)", r->run->label, r->phases[i].phase);
 
 	svg_style_for(type_of(r->run), &st);
 	st.dash = NULL;
@@ -237,11 +243,13 @@ static void draw_levels(struct svg_chart *svg, struct report_table *t,
 			const struct report_run *r, size_t i)
 {
 	const struct bench_phase_result *p = &r->phases[i];
-	const char *kind = !strcmp(r->run->source, "published") ? "published average" :
-			   "summary average";
+	const char *kind = !strcmp(r->run->source, "published")
+			       ? "published average"
+			       : "summary average";
 	double end = phase_seconds(r, i), x[5], y[5];
 	char *name = xstrfmt("%s: %s (%s)", r->run->label,
-			     !strcmp(r->run->source, "published") ? "published" : "summary",
+			     !strcmp(r->run->source, "published") ? "published"
+								  : "summary",
 			     p->phase);
 	char note[96], a[32], b[32];
 	struct svg_style st;
@@ -255,8 +263,9 @@ static void draw_levels(struct svg_chart *svg, struct report_table *t,
 		double c = p->cliff_t_s;
 		/* the low level starts at the first low sample: the last high
 		 * one (c - 1) plus the transition, when that is known */
-		double low = isfinite(p->cliff_transition_s) ?
-			c - 1 + p->cliff_transition_s : c;
+		double low = isfinite(p->cliff_transition_s)
+				 ? c - 1 + p->cliff_transition_s
+				 : c;
 
 		x[0] = 0, y[0] = p->iops_before_cliff;
 		x[1] = c, y[1] = p->iops_before_cliff;
@@ -284,7 +293,8 @@ static void draw_levels(struct svg_chart *svg, struct report_table *t,
 		if (isfinite(p->iops_min) && isfinite(p->iops_max)) {
 			num(a, sizeof(a), p->iops_min, 0);
 			num(b, sizeof(b), p->iops_max, 0);
-			xsnprintf(note + strlen(note), sizeof(note) - strlen(note),
+			xsnprintf(note + strlen(note),
+				  sizeof(note) - strlen(note),
 				  " (min %s, max %s)", a, b);
 		}
 		bench_row(t, r->run->label, kind, 0, v, note);
@@ -299,9 +309,10 @@ static void draw_cliff(struct svg_chart *svg, struct report_table *t,
 		       const struct report_run *r, size_t i, int measured)
 {
 	const struct bench_phase_result *p = &r->phases[i];
-	const char *kind = measured ? "measured cliff" :
-			   !strcmp(r->run->source, "published") ? "published cliff" :
-			   "summary cliff";
+	const char *kind = measured ? "measured cliff"
+			   : !strcmp(r->run->source, "published")
+			       ? "published cliff"
+			       : "summary cliff";
 	char at[32], before[32], after[32], note[96], *label;
 
 	if (!isfinite(p->cliff_t_s) || !isfinite(p->iops_before_cliff) ||
@@ -311,9 +322,10 @@ static void draw_cliff(struct svg_chart *svg, struct report_table *t,
 	num(before, sizeof(before), p->iops_before_cliff, 0);
 	num(after, sizeof(after), p->iops_after_cliff, 0);
 	xsnprintf(note, sizeof(note), "%s -> %s IOPS", before, after);
-	bench_row(t, r->run->label, kind, p->cliff_t_s, p->iops_after_cliff, note);
-	label = xstrfmt("%s: %s at %s s, %s \xe2\x86\x92 %s IOPS", r->run->label,
-			kind, at, before, after);
+	bench_row(t, r->run->label, kind, p->cliff_t_s, p->iops_after_cliff,
+		  note);
+	label = xstrfmt("%s: %s at %s s, %s \xe2\x86\x92 %s IOPS",
+			r->run->label, kind, at, before, after);
 	svg_chart_annotate(svg, p->cliff_t_s, NAN, label);
 	free(label);
 }
@@ -330,16 +342,17 @@ static void draw_model(struct svg_chart *svg, struct report_table *t,
 	if (strncmp(r->phases[i].rw, "rand", 4))
 		return;
 	n = report_model_series(run->volume_type, run->size_gib, run->iops,
-				(long)ceil(phase_seconds(r, i)), x, y, ARRAY_SIZE(x),
-				&demand);
+				(long)ceil(phase_seconds(r, i)), x, y,
+				ARRAY_SIZE(x), &demand);
 	if (!n)
 		return;
 	num(size, sizeof(size), run->size_gib, 0);
 	num(dem, sizeof(dem), demand, 0);
 	if (!strcmp(run->volume_type, "gp2"))
-		xsnprintf(note, sizeof(note),
-			  "gp2 %s GiB from a full bucket, asked for its %s IOPS ceiling",
-			  size, dem);
+		xsnprintf(
+		    note, sizeof(note),
+		    "gp2 %s GiB from a full bucket, asked for its %s IOPS ceiling",
+		    size, dem);
 	else
 		xsnprintf(note, sizeof(note), "%s %s GiB at its %s IOPS",
 			  run->volume_type, size, dem);
@@ -358,8 +371,9 @@ static void draw_model(struct svg_chart *svg, struct report_table *t,
 			num(at, sizeof(at), x[k + 1], 0);
 			num(a, sizeof(a), y[k + 1], 0);
 			num(b, sizeof(b), y[k + 2], 0);
-			lab = xstrfmt("%s: modelled cliff at %s s, %s \xe2\x86\x92 %s IOPS",
-				      run->label, at, a, b);
+			lab = xstrfmt(
+			    "%s: modelled cliff at %s s, %s \xe2\x86\x92 %s IOPS",
+			    run->label, at, a, b);
 			svg_chart_annotate(svg, x[k + 1], NAN, lab);
 			free(lab);
 			break;
@@ -408,7 +422,8 @@ static struct by_len *order_runs(const struct report_run *runs, size_t n,
 struct report_chart *report_chart_iops(const char *name, const char *title,
 				       const struct report_run *runs, size_t n)
 {
-	static const char *const cols[] = { "Series", "Kind", "t (s)", "IOPS", "Note" };
+	static const char *const cols[] = { "Series", "Kind", "t (s)", "IOPS",
+					    "Note" };
 	struct report_table t = { 0 };
 	struct svg_chart *svg;
 	size_t m;
@@ -418,13 +433,15 @@ struct report_chart *report_chart_iops(const char *name, const char *title,
 		free(order);
 		return NULL;
 	}
-	svg = svg_chart_new(name, title,
-			    "IOPS over time. Measured series are per-second fio samples; "
-			    "published runs have summaries only (averages and cliff points, "
-			    "drawn as thick segments, never as a series); modelled lines come "
-			    "from ebsize's credit-bucket simulator at the volume's limit from "
-			    "a full bucket.");
-	svg_chart_axis(svg, 'x', "Time since the phase started", SVG_UNIT_SECONDS, SVG_LINEAR);
+	svg = svg_chart_new(
+	    name, title,
+	    "IOPS over time. Measured series are per-second fio samples; "
+	    "published runs have summaries only (averages and cliff points, "
+	    "drawn as thick segments, never as a series); modelled lines come "
+	    "from ebsize's credit-bucket simulator at the volume's limit from "
+	    "a full bucket.");
+	svg_chart_axis(svg, 'x', "Time since the phase started",
+		       SVG_UNIT_SECONDS, SVG_LINEAR);
 	svg_chart_axis(svg, 'y', "IOPS", SVG_UNIT_IOPS, SVG_LINEAR);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	/* what was measured or published first, then the cliffs and the model
@@ -440,15 +457,18 @@ struct report_chart *report_chart_iops(const char *name, const char *title,
 	}
 	for (size_t k = 0; k < m; k++)
 		draw_cliff(svg, &t, order[k].r, order[k].phase,
-			   order[k].r->samples && order[k].r->nsamples[order[k].phase] >= 2);
+			   order[k].r->samples &&
+			       order[k].r->nsamples[order[k].phase] >= 2);
 	for (size_t k = 0; k < m; k++)
 		draw_model(svg, &t, order[k].r, order[k].phase);
 	free(order);
 	svg_chart_range(svg, 'y', 0, 0);
 	svg_chart_range(svg, 'x', 0, 0);
-	return report_chart_from(name, title, svg,
-				 "Thick segments: published (or stored) averages; thin lines: "
-				 "measured per-second samples; dashed: modelled.", &t);
+	return report_chart_from(
+	    name, title, svg,
+	    "Thick segments: published (or stored) averages; thin lines: "
+	    "measured per-second samples; dashed: modelled.",
+	    &t);
 }
 
 static const struct bench_phase_result *phase_named(const struct report_run *r,
@@ -462,30 +482,34 @@ static const struct bench_phase_result *phase_named(const struct report_run *r,
 
 static int has_pct(const struct bench_phase_result *p)
 {
-	return p && (isfinite(p->p50_ms) || isfinite(p->p95_ms) || isfinite(p->p99_ms));
+	return p && (isfinite(p->p50_ms) || isfinite(p->p95_ms) ||
+		     isfinite(p->p99_ms));
 }
 
 struct report_chart *report_chart_latency(const char *name, const char *title,
-					  const struct report_run *runs, size_t n,
-					  const char *phase)
+					  const struct report_run *runs,
+					  size_t n, const char *phase)
 {
 	static const char *const cats[] = { "p50", "p95", "p99" };
-	static const char *const cols[] = { "Run", "Volume", "Phase", "p50 (ms)",
-					    "p95 (ms)", "p99 (ms)" };
+	static const char *const cols[] = {
+		"Run", "Volume", "Phase", "p50 (ms)", "p95 (ms)", "p99 (ms)"
+	};
 	struct report_table t = { 0 };
 	struct svg_chart *svg;
 	struct report_chart *c;
 	int any = 0;
 
-	svg = svg_chart_new(name, title,
-			    "Completion latency percentiles in milliseconds, one bar per run "
-			    "and percentile; n/a where the figure was not measured or published.");
+	svg = svg_chart_new(
+	    name, title,
+	    "Completion latency percentiles in milliseconds, one bar per run "
+	    "and percentile; n/a where the figure was not measured or published.");
 	svg_chart_axis(svg, 'x', "Percentile", SVG_UNIT_NONE, SVG_LINEAR);
 	svg_chart_axis(svg, 'y', "Latency", SVG_UNIT_MS, SVG_LINEAR);
 	svg_chart_categories(svg, cats, ARRAY_SIZE(cats), 0);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (size_t k = 0; k < n; k++) {
-		const struct bench_phase_result *p = phase_named(&runs[k], phase);
+		const struct bench_phase_result *p =
+		    phase_named(&runs[k], phase);
 		double y[3];
 		struct svg_style st;
 		char buf[48];
@@ -495,7 +519,8 @@ struct report_chart *report_chart_latency(const char *name, const char *title,
 		any = 1;
 		y[0] = p->p50_ms, y[1] = p->p95_ms, y[2] = p->p99_ms;
 		svg_style_for(type_of(runs[k].run), &st);
-		svg_chart_series(svg, SVG_BARS, runs[k].run->label, &st, NULL, y, 3);
+		svg_chart_series(svg, SVG_BARS, runs[k].run->label, &st, NULL,
+				 y, 3);
 		report_table_add(&t, runs[k].run->label);
 		report_table_add(&t, type_of(runs[k].run));
 		report_table_add(&t, p->phase);
@@ -517,18 +542,19 @@ struct report_chart *report_chart_latency(const char *name, const char *title,
 
 enum { S_GP2, S_GP3, S_IO2, S_STRIPE, S_COUNT };
 
-static const char *const series_type[S_COUNT] = { "gp2", "gp3", "io2", "gp3-stripe" };
+static const char *const series_type[S_COUNT] = { "gp2", "gp3", "io2",
+						  "gp3-stripe" };
 
 /* Where two series cross, for the label. */
 struct crossing {
 	double x, y;
-	int cheaper, dearer;       /* series indices after the crossing */
+	int cheaper, dearer; /* series indices after the crossing */
 };
 
 struct curve_ctx {
 	const struct report_cost_input *in;
 	int by_size;
-	struct vol_config stripe_cfg;  /* the last stripe evaluated */
+	struct vol_config stripe_cfg; /* the last stripe evaluated */
 };
 
 /* The cheapest sustained set of type t with k volumes in lo..hi. */
@@ -542,8 +568,8 @@ static double best_set(const struct report_cost_input *in, enum vol_type t,
 	for (long k = lo; k <= hi; k++) {
 		struct candidate o;
 
-		if (!solver_best_of_type(&in->lim[t], &in->prices[t], nd, k, &o, why,
-					 sizeof(why)))
+		if (!solver_best_of_type(&in->lim[t], &in->prices[t], nd, k, &o,
+					 why, sizeof(why)))
 			continue;
 		if (isnan(best) || o.cost.total < best - MODEL_EPS) {
 			best = o.cost.total;
@@ -581,7 +607,9 @@ static double curve_at(struct curve_ctx *cx, int s, double x)
 		case S_GP2: return best_set(in, VT_GP2, &nd, 1, 1, NULL);
 		case S_GP3: return best_set(in, VT_GP3, &nd, 1, 1, NULL);
 		case S_IO2: return best_set(in, VT_IO2, &nd, 1, 1, NULL);
-		default: return best_set(in, VT_GP3, &nd, 2, in->max_stripe, &cx->stripe_cfg);
+		default:
+			return best_set(in, VT_GP3, &nd, 2, in->max_stripe,
+					&cx->stripe_cfg);
 		}
 	}
 	switch (s) {
@@ -595,7 +623,8 @@ static double curve_at(struct curve_ctx *cx, int s, double x)
 		nd.mibps = (double)gp3.throughput_mibps;
 		nd.size_gib = x;
 		nd.io_kib = in->io_kib;
-		return best_set(in, VT_GP3, &nd, 2, in->max_stripe, &cx->stripe_cfg);
+		return best_set(in, VT_GP3, &nd, 2, in->max_stripe,
+				&cx->stripe_cfg);
 	}
 }
 
@@ -620,8 +649,8 @@ static size_t sort_unique(double *v, size_t n)
 
 /* Whole numbers 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k in lo..hi, and
  * lo and hi themselves, into a heap array (caller frees). */
-static double *nice_grid(double lo, double hi, const long *extra,
-			 size_t nextra, size_t *n)
+static double *nice_grid(double lo, double hi, const long *extra, size_t nextra,
+			 size_t *n)
 {
 	static const double m[] = { 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 };
 	size_t alloc = 0, k = 0;
@@ -668,11 +697,11 @@ static size_t find_crossings(struct curve_ctx *cx, const double *g, size_t n,
 		int s1 = sign_of(d1);
 
 		if (!isfinite(d1)) {
-			s0 = 0;          /* a gap: start over after it */
+			s0 = 0; /* a gap: start over after it */
 			continue;
 		}
 		if (!s1)
-			continue;        /* equal here: the sign may flip later */
+			continue; /* equal here: the sign may flip later */
 		if (!s0 || s0 == s1) {
 			s0 = s1;
 			last = i;
@@ -705,10 +734,12 @@ static size_t find_crossings(struct curve_ctx *cx, const double *g, size_t n,
 static const char *series_label(int s, int by_size)
 {
 	static const char *const iops[S_COUNT] = {
-		"gp2", "gp3", "io2", "gp3 stripe (cheapest of 2 or more volumes)"
+		"gp2", "gp3", "io2",
+		"gp3 stripe (cheapest of 2 or more volumes)"
 	};
 	static const char *const size[S_COUNT] = {
-		"gp2", "gp3 never slower than the gp2", "io2 with the gp3's IOPS",
+		"gp2", "gp3 never slower than the gp2",
+		"io2 with the gp3's IOPS",
 		"gp3 stripe never slower than the gp2"
 	};
 
@@ -720,7 +751,11 @@ static void cost_table(struct report_table *t, struct curve_ctx *cx,
 		       const double *g, size_t n, double *const *val)
 {
 	const char *cols[] = { cx->by_size ? "Size (GiB)" : "Required IOPS",
-			       "gp2", "gp3", "io2", "gp3 stripe", "Stripe" };
+			       "gp2",
+			       "gp3",
+			       "io2",
+			       "gp3 stripe",
+			       "Stripe" };
 	char buf[48];
 
 	report_table_head(t, cols, ARRAY_SIZE(cols));
@@ -733,9 +768,11 @@ static void cost_table(struct report_table *t, struct curve_ctx *cx,
 		}
 		if (isfinite(val[S_STRIPE][i])) {
 			curve_at(cx, S_STRIPE, g[i]);
-			report_table_addf(t, "%ld x gp3 %ld GiB, %ld IOPS, %ld MiB/s",
-					  cx->stripe_cfg.count, cx->stripe_cfg.size_gib,
-					  cx->stripe_cfg.iops, cx->stripe_cfg.throughput_mibps);
+			report_table_addf(
+			    t, "%ld x gp3 %ld GiB, %ld IOPS, %ld MiB/s",
+			    cx->stripe_cfg.count, cx->stripe_cfg.size_gib,
+			    cx->stripe_cfg.iops,
+			    cx->stripe_cfg.throughput_mibps);
 		} else {
 			report_table_add(t, "none");
 		}
@@ -766,9 +803,9 @@ static void cross_and_refine(struct curve_ctx *cx, struct curves *cv)
 {
 	for (int a = 0; a < S_COUNT; a++)
 		for (int b = a + 1; b < S_COUNT; b++)
-			cv->nc += find_crossings(cx, cv->g, cv->n, cv->val, a, b,
-						 cv->cross + cv->nc,
-						 ARRAY_SIZE(cv->cross) - cv->nc);
+			cv->nc += find_crossings(
+			    cx, cv->g, cv->n, cv->val, a, b, cv->cross + cv->nc,
+			    ARRAY_SIZE(cv->cross) - cv->nc);
 	if (!cv->nc)
 		return;
 	cv->g = xrealloc(cv->g, (cv->n + 2 * cv->nc) * sizeof(*cv->g));
@@ -815,20 +852,21 @@ static struct report_chart *cost_chart(const char *name,
 	struct svg_chart *svg;
 	char *caption;
 
-	cv.g = nice_grid(lo, hi, by_size ? in->sizes : NULL, by_size ? in->nsizes : 0,
-			 &cv.n);
+	cv.g = nice_grid(lo, hi, by_size ? in->sizes : NULL,
+			 by_size ? in->nsizes : 0, &cv.n);
 	evaluate(&cx, &cv);
 	cross_and_refine(&cx, &cv);
 	svg = svg_chart_new(name, title, desc);
 	svg_chart_axis(svg, 'x', by_size ? "Size (gp2)" : "Required IOPS",
 		       by_size ? SVG_UNIT_GIB : SVG_UNIT_IOPS, SVG_LOG);
-	svg_chart_axis(svg, 'y', "Monthly cost (USD per month)", SVG_UNIT_USD, SVG_LOG);
+	svg_chart_axis(svg, 'y', "Monthly cost (USD per month)", SVG_UNIT_USD,
+		       SVG_LOG);
 	for (int s = 0; s < S_COUNT; s++) {
 		struct svg_style st;
 
 		svg_style_for(series_type[s], &st);
-		svg_chart_series(svg, SVG_LINE, series_label(s, by_size), &st, cv.g,
-				 cv.val[s], cv.n);
+		svg_chart_series(svg, SVG_LINE, series_label(s, by_size), &st,
+				 cv.g, cv.val[s], cv.n);
 	}
 	caption = label_crossings(svg, &cv, by_size, desc);
 	cost_table(&t, &cx, cv.g, cv.n, cv.val);
@@ -847,14 +885,16 @@ struct report_chart *report_chart_cost_iops(const char *name,
 
 	num(cap, sizeof(cap), in->capacity_gib, 0);
 	num(io, sizeof(io), in->io_kib, 0);
-	xsnprintf(title, sizeof(title), "Monthly cost against required IOPS (%s GiB, %s)",
-		  cap, in->region);
-	xsnprintf(desc, sizeof(desc),
-		  "The cheapest single gp2, gp3 and io2 volume, and the cheapest stripe of "
-		  "2 to %ld gp3 volumes, that sustain the IOPS (%s KiB I/O) with %s GiB "
-		  "of capacity in %s, as 'ebsize cheapest' finds them; a line ends where "
-		  "the type cannot. Prices: %s.",
-		  in->max_stripe, io, cap, in->region, in->prices_note);
+	xsnprintf(title, sizeof(title),
+		  "Monthly cost against required IOPS (%s GiB, %s)", cap,
+		  in->region);
+	xsnprintf(
+	    desc, sizeof(desc),
+	    "The cheapest single gp2, gp3 and io2 volume, and the cheapest stripe of "
+	    "2 to %ld gp3 volumes, that sustain the IOPS (%s KiB I/O) with %s GiB "
+	    "of capacity in %s, as 'ebsize cheapest' finds them; a line ends where "
+	    "the type cannot. Prices: %s.",
+	    in->max_stripe, io, cap, in->region, in->prices_note);
 	return cost_chart(name, in, 0, 100, 256000, title, desc);
 }
 
@@ -871,13 +911,15 @@ struct report_chart *report_chart_cost_size(const char *name,
 	if (hi == lo)
 		hi = lo + 1;
 	num(iops, sizeof(iops), (double)in->iops, 0);
-	xsnprintf(title, sizeof(title), "Monthly cost against size (%s)", in->region);
-	xsnprintf(desc, sizeof(desc),
-		  "A gp2 of each size against what is never slower than it, as 'ebsize "
-		  "compare' chooses: gp3 with at least %s IOPS and 250 MiB/s above "
-		  "170 GiB, io2 with the same IOPS, and the cheapest stripe of 2 to %ld "
-		  "gp3 volumes with the same capacity, IOPS and MiB/s. Prices: %s.",
-		  iops, in->max_stripe, in->prices_note);
+	xsnprintf(title, sizeof(title), "Monthly cost against size (%s)",
+		  in->region);
+	xsnprintf(
+	    desc, sizeof(desc),
+	    "A gp2 of each size against what is never slower than it, as 'ebsize "
+	    "compare' chooses: gp3 with at least %s IOPS and 250 MiB/s above "
+	    "170 GiB, io2 with the same IOPS, and the cheapest stripe of 2 to %ld "
+	    "gp3 volumes with the same capacity, IOPS and MiB/s. Prices: %s.",
+	    iops, in->max_stripe, in->prices_note);
 	return cost_chart(name, in, 1, (double)lo, (double)hi, title, desc);
 }
 
@@ -920,7 +962,8 @@ static void asked_points(struct svg_chart *svg, const double *g,
 	st.dash = NULL;
 	st.mark = SVG_MARK_CIRCLE;
 	if (np)
-		svg_chart_series(svg, SVG_POINTS, "sizes asked for", &st, px, py, np);
+		svg_chart_series(svg, SVG_POINTS, "sizes asked for", &st, px,
+				 py, np);
 	free(px);
 	free(py);
 }
@@ -930,7 +973,8 @@ struct report_chart *report_chart_burst_sizes(const char *name,
 					      const long *sizes, size_t nsizes)
 {
 	static const char *const cols[] = { "Size (GiB)", "Baseline IOPS",
-					    "Burst IOPS", "Bucket lasts (s)", "Bucket lasts" };
+					    "Burst IOPS", "Bucket lasts (s)",
+					    "Bucket lasts" };
 	struct report_table t = { 0 };
 	struct report_chart *c;
 	struct svg_chart *svg;
@@ -947,20 +991,24 @@ struct report_chart *report_chart_burst_sizes(const char *name,
 	y = xmalloc(n * sizeof(*y));
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < n; i++) {
-		double s = model_gp2_seconds_to_empty(g[i], GP2_BUCKET_CREDITS,
-						      fmin(load_iops, model_gp2_burst_iops(g[i])));
+		double s = model_gp2_seconds_to_empty(
+		    g[i], GP2_BUCKET_CREDITS,
+		    fmin(load_iops, model_gp2_burst_iops(g[i])));
 
 		y[i] = s > 0 ? s : NAN;
 		burst_row(&t, g[i], y[i]);
 	}
 	num(load, sizeof(load), load_iops, 0);
 	num(lim, sizeof(lim), limit, 0);
-	xsnprintf(title, sizeof(title), "gp2 burst duration against size (%s IOPS)", load);
-	xsnprintf(desc, sizeof(desc),
-		  "How long a full gp2 credit bucket (5.4 million I/O credits) lasts under "
-		  "a steady %s IOPS, by size: 5,400,000 / (load - baseline), the load "
-		  "capped at the 3,000 IOPS burst ceiling. From %s GiB the baseline "
-		  "carries the load and the bucket never empties.", load, lim);
+	xsnprintf(title, sizeof(title),
+		  "gp2 burst duration against size (%s IOPS)", load);
+	xsnprintf(
+	    desc, sizeof(desc),
+	    "How long a full gp2 credit bucket (5.4 million I/O credits) lasts under "
+	    "a steady %s IOPS, by size: 5,400,000 / (load - baseline), the load "
+	    "capped at the 3,000 IOPS burst ceiling. From %s GiB the baseline "
+	    "carries the load and the bucket never empties.",
+	    load, lim);
 	svg = svg_chart_new(name, title, desc);
 	svg_chart_axis(svg, 'x', "Size", SVG_UNIT_GIB, SVG_LOG);
 	svg_chart_axis(svg, 'y', "Bucket lasts", SVG_UNIT_SECONDS, SVG_LOG);
@@ -983,27 +1031,32 @@ struct report_chart *report_chart_compare(const char *name, const char *region,
 					  const struct report_compare_row *rows,
 					  size_t n)
 {
-	static const char *const cols[] = { "gp2 size (GiB)", "Type", "Monthly (USD)" };
+	static const char *const cols[] = { "gp2 size (GiB)", "Type",
+					    "Monthly (USD)" };
 	struct report_table t = { 0 };
 	struct report_chart *c;
 	struct svg_chart *svg;
 	double lo = INFINITY, hi = 0;
 	char title[128];
 
-	xsnprintf(title, sizeof(title), "Monthly cost per gp2 size (%s)", region);
-	svg = svg_chart_new(name, title,
-			    "Each type's configuration that is never slower than the gp2 of "
-			    "the size, as 'ebsize compare' lists them, and its monthly cost.");
+	xsnprintf(title, sizeof(title), "Monthly cost per gp2 size (%s)",
+		  region);
+	svg = svg_chart_new(
+	    name, title,
+	    "Each type's configuration that is never slower than the gp2 of "
+	    "the size, as 'ebsize compare' lists them, and its monthly cost.");
 	for (size_t i = 0; i < n; i++) {
 		lo = fmin(lo, (double)rows[i].gp2_size_gib);
 		hi = fmax(hi, (double)rows[i].gp2_size_gib);
 	}
 	svg_chart_axis(svg, 'x', "Size (gp2)", SVG_UNIT_GIB,
 		       n && hi >= 20 * lo ? SVG_LOG : SVG_LINEAR);
-	svg_chart_axis(svg, 'y', "Monthly cost (USD per month)", SVG_UNIT_USD, SVG_LOG);
+	svg_chart_axis(svg, 'y', "Monthly cost (USD per month)", SVG_UNIT_USD,
+		       SVG_LOG);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (int ty = 0; ty < VT_COUNT; ty++) {
-		double *x = xmalloc((n ? n : 1) * sizeof(*x)), *y = xmalloc((n ? n : 1) * sizeof(*y));
+		double *x = xmalloc((n ? n : 1) * sizeof(*x)),
+		       *y = xmalloc((n ? n : 1) * sizeof(*y));
 		size_t k = 0;
 		struct svg_style st;
 
@@ -1014,7 +1067,8 @@ struct report_chart *report_chart_compare(const char *name, const char *region,
 			}
 		if (k) {
 			svg_style_for(model_type_name((enum vol_type)ty), &st);
-			svg_chart_series(svg, SVG_LINE, model_type_name((enum vol_type)ty),
+			svg_chart_series(svg, SVG_LINE,
+					 model_type_name((enum vol_type)ty),
 					 &st, x, y, k);
 		}
 		free(x);
@@ -1037,24 +1091,28 @@ struct report_chart *report_chart_cheapest(const char *name,
 					   const struct candidate *opts,
 					   size_t n)
 {
-	static const char *const cols[] = { "#", "Set", "Monthly (USD)", "Sustained" };
+	static const char *const cols[] = { "#", "Set", "Monthly (USD)",
+					    "Sustained" };
 	struct report_table t = { 0 };
 	struct report_chart *c;
 	struct svg_chart *svg;
 	char **cats = xcalloc(n ? n : 1, sizeof(*cats));
 
-	svg = svg_chart_new(name, "The cheapest volume sets",
-			    "Monthly cost of each option 'ebsize cheapest' found, cheapest "
-			    "first; burst-only options meet the need only while credits last.");
-	svg_chart_axis(svg, 'x', "Monthly cost (USD per month)", SVG_UNIT_USD, SVG_LINEAR);
+	svg = svg_chart_new(
+	    name, "The cheapest volume sets",
+	    "Monthly cost of each option 'ebsize cheapest' found, cheapest "
+	    "first; burst-only options meet the need only while credits last.");
+	svg_chart_axis(svg, 'x', "Monthly cost (USD per month)", SVG_UNIT_USD,
+		       SVG_LINEAR);
 	svg_chart_axis(svg, 'y', "", SVG_UNIT_NONE, SVG_LINEAR);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < n; i++) {
 		char buf[48];
 
-		cats[i] = xstrfmt("%zu. %ld x %s %ld GiB%s", i + 1, opts[i].cfg.count,
-				  model_type_name(opts[i].cfg.type), opts[i].cfg.size_gib,
-				  opts[i].sustained ? "" : " (burst-only)");
+		cats[i] = xstrfmt(
+		    "%zu. %ld x %s %ld GiB%s", i + 1, opts[i].cfg.count,
+		    model_type_name(opts[i].cfg.type), opts[i].cfg.size_gib,
+		    opts[i].sustained ? "" : " (burst-only)");
 		report_table_addf(&t, "%zu", i + 1);
 		report_table_add(&t, cats[i] + strcspn(cats[i], " ") + 1);
 		report_fmt_usd(buf, sizeof(buf), opts[i].cost.total);
@@ -1069,12 +1127,14 @@ struct report_chart *report_chart_cheapest(const char *name,
 		struct svg_style st;
 
 		for (size_t i = 0; i < n; i++) {
-			y[i] = (int)opts[i].cfg.type == ty ? opts[i].cost.total : NAN;
+			y[i] = (int)opts[i].cfg.type == ty ? opts[i].cost.total
+							   : NAN;
 			any |= (int)opts[i].cfg.type == ty;
 		}
 		if (any) {
 			svg_style_for(model_type_name((enum vol_type)ty), &st);
-			svg_chart_series(svg, SVG_BARS, model_type_name((enum vol_type)ty),
+			svg_chart_series(svg, SVG_BARS,
+					 model_type_name((enum vol_type)ty),
 					 &st, NULL, y, n);
 		}
 		free(y);
@@ -1090,7 +1150,7 @@ struct report_chart *report_chart_cheapest(const char *name,
 
 struct timeline {
 	struct line demand, delivered, credits;
-	long stride;               /* seconds per point */
+	long stride; /* seconds per point */
 	long in_bucket;
 	double sum_demand, sum_delivered;
 	double capacity;
@@ -1114,8 +1174,10 @@ static void timeline_tick(long t, double demand, double delivered,
 	tl->sum_delivered += delivered;
 	if (++tl->in_bucket < tl->stride)
 		return;
-	line_add_bend(&tl->demand, (double)t, tl->sum_demand / (double)tl->stride);
-	line_add_bend(&tl->delivered, (double)t, tl->sum_delivered / (double)tl->stride);
+	line_add_bend(&tl->demand, (double)t,
+		      tl->sum_demand / (double)tl->stride);
+	line_add_bend(&tl->delivered, (double)t,
+		      tl->sum_delivered / (double)tl->stride);
 	line_add_bend(&tl->credits, (double)t, pct);
 	tl->sum_demand = tl->sum_delivered = 0;
 	tl->in_bucket = 0;
@@ -1123,14 +1185,16 @@ static void timeline_tick(long t, double demand, double delivered,
 
 /* Run the simulation into tl: vertices of demand, delivered, credits %. */
 static void timeline_run(const struct bucket *b, const struct burst_profile *p,
-			 double credits, struct timeline *tl, struct burst_result *r)
+			 double credits, struct timeline *tl,
+			 struct burst_result *r)
 {
 	double total = (double)burst_profile_seconds(p) * (double)p->repeat;
 
 	memset(tl, 0, sizeof(*tl));
 	tl->capacity = b->capacity;
 	tl->stride = (long)fmax(1, ceil(total / BURST_MAX_POINTS));
-	line_add(&tl->credits, 0, tl->capacity > 0 ? credits / tl->capacity * 100 : 0);
+	line_add(&tl->credits, 0,
+		 tl->capacity > 0 ? credits / tl->capacity * 100 : 0);
 	if (tl->stride > 1) {
 		line_add(&tl->demand, 0, p->n ? p->steps[0].rate : 0);
 		line_add(&tl->delivered, 0, NAN);
@@ -1173,13 +1237,16 @@ static struct report_chart *rate_chart(const char *name, const struct bucket *b,
 	char title[128], desc[384], size[32];
 
 	num(size, sizeof(size), b->size_gib, 0);
-	xsnprintf(title, sizeof(title), "%s %s GiB: delivered against demand (modelled)",
+	xsnprintf(title, sizeof(title),
+		  "%s %s GiB: delivered against demand (modelled)",
 		  model_type_name(b->type), size);
-	xsnprintf(desc, sizeof(desc),
-		  "The credit-bucket simulator, second by second%s: what the volume "
-		  "delivers (%s) against what the load asks for.",
-		  tl->stride > 1 ? ", averaged over intervals to keep the chart small" : "",
-		  gp2 ? "IOPS" : "MiB/s");
+	xsnprintf(
+	    desc, sizeof(desc),
+	    "The credit-bucket simulator, second by second%s: what the volume "
+	    "delivers (%s) against what the load asks for.",
+	    tl->stride > 1 ? ", averaged over intervals to keep the chart small"
+			   : "",
+	    gp2 ? "IOPS" : "MiB/s");
 	svg = svg_chart_new(name, title, desc);
 	svg_chart_axis(svg, 'x', "Time", SVG_UNIT_SECONDS, SVG_LINEAR);
 	svg_chart_axis(svg, 'y', gp2 ? "IOPS" : "Throughput",
@@ -1187,12 +1254,12 @@ static struct report_chart *rate_chart(const char *name, const struct bucket *b,
 	svg_style_for("unknown", &st);
 	st.mark = SVG_MARK_NONE;
 	st.dash = "4 3";
-	svg_chart_series(svg, SVG_LINE, "demand", &st, tl->demand.x, tl->demand.y,
-			 tl->demand.n);
+	svg_chart_series(svg, SVG_LINE, "demand", &st, tl->demand.x,
+			 tl->demand.y, tl->demand.n);
 	svg_style_for(model_type_name(b->type), &st);
 	st.dash = NULL;
-	svg_chart_series(svg, SVG_LINE, "delivered (modelled)", &st, tl->delivered.x,
-			 tl->delivered.y, tl->delivered.n);
+	svg_chart_series(svg, SVG_LINE, "delivered (modelled)", &st,
+			 tl->delivered.x, tl->delivered.y, tl->delivered.n);
 	if (r->time_to_empty_s >= 0) {
 		char at[32], *lab;
 
@@ -1210,7 +1277,8 @@ static struct report_chart *credits_chart(const char *name,
 					  const struct bucket *b,
 					  const struct timeline *tl)
 {
-	static const char *const cols[] = { "t (s)", "Credits (% of a full bucket)" };
+	static const char *const cols[] = { "t (s)",
+					    "Credits (% of a full bucket)" };
 	struct report_table t = { 0 };
 	struct report_chart *c;
 	struct svg_chart *svg;
@@ -1220,16 +1288,17 @@ static struct report_chart *credits_chart(const char *name,
 	num(size, sizeof(size), b->size_gib, 0);
 	xsnprintf(title, sizeof(title), "%s %s GiB: credits left (modelled)",
 		  model_type_name(b->type), size);
-	svg = svg_chart_new(cname, title,
-			    "Credits in the bucket as a percentage of a full one, from the "
-			    "credit-bucket simulator.");
+	svg = svg_chart_new(
+	    cname, title,
+	    "Credits in the bucket as a percentage of a full one, from the "
+	    "credit-bucket simulator.");
 	svg_chart_axis(svg, 'x', "Time", SVG_UNIT_SECONDS, SVG_LINEAR);
 	svg_chart_axis(svg, 'y', "Credits", SVG_UNIT_PCT, SVG_LINEAR);
 	svg_chart_range(svg, 'y', 0, 100);
 	svg_style_for(model_type_name(b->type), &st);
 	st.mark = SVG_MARK_NONE;
-	svg_chart_series(svg, SVG_AREA, "credits (modelled)", &st, tl->credits.x,
-			 tl->credits.y, tl->credits.n);
+	svg_chart_series(svg, SVG_AREA, "credits (modelled)", &st,
+			 tl->credits.x, tl->credits.y, tl->credits.n);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < tl->credits.n; i++) {
 		char a[48], v[48];
@@ -1246,7 +1315,8 @@ static struct report_chart *credits_chart(const char *name,
 
 void report_charts_burst(const char *name, const struct bucket *b,
 			 const struct burst_profile *p, double credits,
-			 struct report_chart **rate, struct report_chart **credits_out)
+			 struct report_chart **rate,
+			 struct report_chart **credits_out)
 {
 	struct timeline tl;
 	struct burst_result r;
@@ -1261,8 +1331,10 @@ void report_charts_burst(const char *name, const struct bucket *b,
 
 /* ------------------------------------------------------------ scan */
 
-static const struct svg_style scan_current = { "#666666", "6 3", SVG_MARK_SQUARE, 0, 0.6 };
-static const struct svg_style scan_proposed = { "#7a5195", NULL, SVG_MARK_CIRCLE, 0, 0.8 };
+static const struct svg_style scan_current = { "#666666", "6 3",
+					       SVG_MARK_SQUARE, 0, 0.6 };
+static const struct svg_style scan_proposed = { "#7a5195", NULL,
+						SVG_MARK_CIRCLE, 0, 0.8 };
 
 /* The currency of a scan's amounts, and money in it ("$1.00", "CNY 1.00"). */
 static int scan_in_usd(const struct report_scan *s)
@@ -1270,7 +1342,8 @@ static int scan_in_usd(const struct report_scan *s)
 	return !s->currency || !strcmp(s->currency, "USD");
 }
 
-static void scan_money(const struct report_scan *s, char *buf, size_t n, double v)
+static void scan_money(const struct report_scan *s, char *buf, size_t n,
+		       double v)
 {
 	char num[64];
 
@@ -1290,7 +1363,8 @@ static void scan_money_axis(struct svg_chart *svg, const struct report_scan *s,
 
 	xsnprintf(label, sizeof(label), "%s (%.8s per month)", what,
 		  scan_in_usd(s) ? "USD" : s->currency);
-	svg_chart_axis(svg, which, label, scan_in_usd(s) ? SVG_UNIT_USD : SVG_UNIT_NONE,
+	svg_chart_axis(svg, which, label,
+		       scan_in_usd(s) ? SVG_UNIT_USD : SVG_UNIT_NONE,
 		       SVG_LINEAR);
 }
 
@@ -1299,8 +1373,9 @@ struct report_chart *report_chart_scan_totals(const char *name,
 					      int by)
 {
 	const char *cur_code = scan_in_usd(s) ? "USD" : s->currency;
-	const struct report_scan_total *tot = by == 1 ? s->by_region :
-					      by == 2 ? s->by_tag : s->by_category;
+	const struct report_scan_total *tot = by == 1	? s->by_region
+					      : by == 2 ? s->by_tag
+							: s->by_category;
 	size_t n = by == 1 ? s->nregions : by == 2 ? s->ntags : s->ncategories;
 	const char *what = by == 1 ? "region" : by == 2 ? "tag" : "category";
 	const char **cats = xcalloc(n ? n : 1, sizeof(*cats));
@@ -1314,25 +1389,35 @@ struct report_chart *report_chart_scan_totals(const char *name,
 	char title[256], desc[512];
 
 	if (by == 2)
-		xsnprintf(key_title, sizeof(key_title), "Tag %.64s", s->tag_key ? s->tag_key : "");
+		xsnprintf(key_title, sizeof(key_title), "Tag %.64s",
+			  s->tag_key ? s->tag_key : "");
 	else
-		xsnprintf(key_title, sizeof(key_title), "%s", by == 1 ? "Region" : "Category");
-	xsnprintf(title, sizeof(title), "Current against proposed monthly cost by %s%s%.64s%s%s%.8s%s",
-		  what, by == 2 ? " " : "", by == 2 && s->tag_key ? s->tag_key : "",
-		  s->generated ? " (generated inventory)" : "",
-		  scan_in_usd(s) ? "" : ", ", scan_in_usd(s) ? "" : s->currency, "");
-	xsnprintf(desc, sizeof(desc),
-		  "What the volumes with a finding cost per month in %s, for each %s, now "
-		  "and after the changes the scan proposes. Inventory: %s%s.",
-		  cur_code, by == 1 ? "region" : by == 2 ? "value of the tag" : "finding category",
-		  s->source ? s->source : "-",
-		  s->generated ? " (generated test data, not a real account)" : "");
+		xsnprintf(key_title, sizeof(key_title), "%s",
+			  by == 1 ? "Region" : "Category");
+	xsnprintf(
+	    title, sizeof(title),
+	    "Current against proposed monthly cost by %s%s%.64s%s%s%.8s%s",
+	    what, by == 2 ? " " : "", by == 2 && s->tag_key ? s->tag_key : "",
+	    s->generated ? " (generated inventory)" : "",
+	    scan_in_usd(s) ? "" : ", ", scan_in_usd(s) ? "" : s->currency, "");
+	xsnprintf(
+	    desc, sizeof(desc),
+	    "What the volumes with a finding cost per month in %s, for each %s, now "
+	    "and after the changes the scan proposes. Inventory: %s%s.",
+	    cur_code,
+	    by == 1   ? "region"
+	    : by == 2 ? "value of the tag"
+		      : "finding category",
+	    s->source ? s->source : "-",
+	    s->generated ? " (generated test data, not a real account)" : "");
 	svg = svg_chart_new(name, title, desc);
 	/* tag values can be long: their bars lie down, money along x */
-	svg_chart_axis(svg, by == 2 ? 'y' : 'x', key_title, SVG_UNIT_NONE, SVG_LINEAR);
+	svg_chart_axis(svg, by == 2 ? 'y' : 'x', key_title, SVG_UNIT_NONE,
+		       SVG_LINEAR);
 	scan_money_axis(svg, s, by == 2 ? 'x' : 'y', "Monthly cost");
 	xsnprintf(head_cur, sizeof(head_cur), "Current (%.8s/month)", cur_code);
-	xsnprintf(head_prop, sizeof(head_prop), "Proposed (%.8s/month)", cur_code);
+	xsnprintf(head_prop, sizeof(head_prop), "Proposed (%.8s/month)",
+		  cur_code);
 	xsnprintf(head_save, sizeof(head_save), "Saves (%.8s/month)", cur_code);
 	head[0] = key_title;
 	head[1] = "Volumes";
@@ -1357,7 +1442,8 @@ struct report_chart *report_chart_scan_totals(const char *name,
 	}
 	svg_chart_categories(svg, cats, n, by == 2 ? SVG_CAT_HORIZONTAL : 0);
 	svg_chart_series(svg, SVG_BARS, "current", &scan_current, NULL, cur, n);
-	svg_chart_series(svg, SVG_BARS, "proposed", &scan_proposed, NULL, prop, n);
+	svg_chart_series(svg, SVG_BARS, "proposed", &scan_proposed, NULL, prop,
+			 n);
 	c = report_chart_from(name, title, svg, NULL, &t);
 	free(cats);
 	free(cur);
@@ -1367,21 +1453,24 @@ struct report_chart *report_chart_scan_totals(const char *name,
 
 static int cmp_savings(const void *a, const void *b)
 {
-	const struct report_scan_finding *x = *(const struct report_scan_finding *const *)a;
-	const struct report_scan_finding *y = *(const struct report_scan_finding *const *)b;
+	const struct report_scan_finding *x =
+	    *(const struct report_scan_finding *const *)a;
+	const struct report_scan_finding *y =
+	    *(const struct report_scan_finding *const *)b;
 
 	if (x->save_usd != y->save_usd)
 		return x->save_usd > y->save_usd ? -1 : 1;
-	return strcmp(x->volume_id ? x->volume_id : "", y->volume_id ? y->volume_id : "");
+	return strcmp(x->volume_id ? x->volume_id : "",
+		      y->volume_id ? y->volume_id : "");
 }
 
 /* The findings that save anything, most first, at most top: *n of them
  * (heap array of pointers into s, caller frees). */
-static const struct report_scan_finding **top_findings(const struct report_scan *s,
-						      size_t top, size_t *n)
+static const struct report_scan_finding **top_findings(
+    const struct report_scan *s, size_t top, size_t *n)
 {
-	const struct report_scan_finding **f = xcalloc(s->nfindings ? s->nfindings : 1,
-						       sizeof(*f));
+	const struct report_scan_finding **f =
+	    xcalloc(s->nfindings ? s->nfindings : 1, sizeof(*f));
 	size_t k = s->nfindings;
 
 	for (size_t i = 0; i < k; i++)
@@ -1417,10 +1506,12 @@ struct report_chart *report_chart_scan_top(const char *name,
 {
 	const char *code = scan_in_usd(s) ? "USD" : s->currency;
 	char h_cur[48], h_prop[48], h_save[48];
-	const char *cols[] = { "Volume", "Name", "Region", "Category", "Current",
-			       "Proposed", h_cur, h_prop, h_save };
+	const char *cols[] = { "Volume",   "Name",    "Region",
+			       "Category", "Current", "Proposed",
+			       h_cur,	   h_prop,    h_save };
 	size_t n;
-	const struct report_scan_finding **f = top_findings(s, s->top ? s->top : 10, &n);
+	const struct report_scan_finding **f =
+	    top_findings(s, s->top ? s->top : 10, &n);
 	char **cats = xcalloc(n ? n : 1, sizeof(*cats));
 	double *y = xmalloc((n ? n : 1) * sizeof(*y));
 	struct report_table t = { 0 };
@@ -1431,26 +1522,32 @@ struct report_chart *report_chart_scan_top(const char *name,
 	xsnprintf(h_cur, sizeof(h_cur), "Current (%.8s/month)", code);
 	xsnprintf(h_prop, sizeof(h_prop), "Proposed (%.8s/month)", code);
 	xsnprintf(h_save, sizeof(h_save), "Saves (%.8s/month)", code);
-	xsnprintf(title, sizeof(title), "Top %zu volumes by monthly savings%s%s%.8s", n,
-		  s->generated ? " (generated inventory)" : "",
-		  scan_in_usd(s) ? "" : ", ", scan_in_usd(s) ? "" : s->currency);
-	xsnprintf(desc, sizeof(desc),
-		  "The volumes whose proposed change saves the most per month (%s). "
-		  "Inventory: %s%s.", code, s->source ? s->source : "-",
-		  s->generated ? " (generated test data, not a real account)" : "");
+	xsnprintf(
+	    title, sizeof(title), "Top %zu volumes by monthly savings%s%s%.8s",
+	    n, s->generated ? " (generated inventory)" : "",
+	    scan_in_usd(s) ? "" : ", ", scan_in_usd(s) ? "" : s->currency);
+	xsnprintf(
+	    desc, sizeof(desc),
+	    "The volumes whose proposed change saves the most per month (%s). "
+	    "Inventory: %s%s.",
+	    code, s->source ? s->source : "-",
+	    s->generated ? " (generated test data, not a real account)" : "");
 	svg = svg_chart_new(name, title, desc);
 	scan_money_axis(svg, s, 'x', "Saves");
 	svg_chart_axis(svg, 'y', "", SVG_UNIT_NONE, SVG_LINEAR);
 	report_table_head(&t, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < n; i++) {
-		cats[i] = f[i]->name && *f[i]->name ?
-			xstrfmt("%s (%s)", f[i]->volume_id, f[i]->name) :
-			xstrdup(f[i]->volume_id ? f[i]->volume_id : "-");
+		cats[i] =
+		    f[i]->name && *f[i]->name
+			? xstrfmt("%s (%s)", f[i]->volume_id, f[i]->name)
+			: xstrdup(f[i]->volume_id ? f[i]->volume_id : "-");
 		y[i] = f[i]->save_usd;
 		finding_row(&t, s, f[i]);
 	}
-	svg_chart_categories(svg, (const char *const *)cats, n, SVG_CAT_HORIZONTAL);
-	svg_chart_series(svg, SVG_BARS, "saves per month", &scan_proposed, NULL, y, n);
+	svg_chart_categories(svg, (const char *const *)cats, n,
+			     SVG_CAT_HORIZONTAL);
+	svg_chart_series(svg, SVG_BARS, "saves per month", &scan_proposed, NULL,
+			 y, n);
 	c = report_chart_from(name, title, svg, NULL, &t);
 	for (size_t i = 0; i < n; i++)
 		free(cats[i]);

@@ -9,7 +9,7 @@
 #include "ebsize/svg.h"
 
 /* Cap on one chart's SVG text and on the whole page. */
-#define REPORT_SVG_CAP (16u << 20)
+#define REPORT_SVG_CAP	(16u << 20)
 #define REPORT_HTML_CAP (256u << 20)
 
 /* Set the column titles of t (n of them, copied). */
@@ -18,7 +18,7 @@ void report_table_head(struct report_table *t, const char *const *cols,
 /* Append one cell (copied; NULL shows as "-"); rows fill left to right. */
 void report_table_add(struct report_table *t, const char *cell);
 void report_table_addf(struct report_table *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void report_table_release(struct report_table *t);
 
 /*
@@ -28,7 +28,8 @@ void report_table_release(struct report_table *t);
  * REPORT_SVG_CAP.
  */
 struct report_chart *report_chart_from(const char *name, const char *title,
-				       struct svg_chart *svg, const char *caption,
+				       struct svg_chart *svg,
+				       const char *caption,
 				       struct report_table *data);
 
 /* "1,234" / "1,234.5": v with dec decimals and thousands separators. */

@@ -82,9 +82,9 @@ static double peak_rate(const struct inv_series *const *s, size_t n,
 			continue;
 		xgrow((void **)&pts, &alloc, np + s[i]->n, sizeof(*pts));
 		for (size_t j = 0; j < s[i]->n; j++)
-			pts[np++] = (struct point){ s[i]->t[j],
-						    (int)s[i]->metric,
-						    s[i]->v[j] };
+			pts[np++] =
+			    (struct point){ s[i]->t[j], (int)s[i]->metric,
+					    s[i]->v[j] };
 	}
 	if (np)
 		qsort(pts, np, sizeof(*pts), point_cmp);
@@ -93,7 +93,8 @@ static double peak_rate(const struct inv_series *const *s, size_t n,
 
 		for (sum = 0; j < np && pts[j].t == pts[i].t; j++)
 			if (j == i || pts[j].metric != pts[j - 1].metric)
-				sum += pts[j].v;   /* the largest of each metric */
+				sum +=
+				    pts[j].v; /* the largest of each metric */
 		best = fmax(best, sum / (double)period);
 		i = j;
 	}
@@ -134,8 +135,8 @@ int scan_load_from_series(const struct inv_series *const *s, size_t n,
 				out->burst_last_t = x->t[j];
 				out->burst_last_pct = v;
 			}
-			out->burst_min_pct = out->have_burst ?
-				fmin(out->burst_min_pct, v) : v;
+			out->burst_min_pct =
+			    out->have_burst ? fmin(out->burst_min_pct, v) : v;
 			out->have_burst = 1;
 		}
 	}
@@ -239,7 +240,7 @@ static void set_alarm(const struct scan_volume *v, const struct scan_opts *o,
 	f->alarm_pct = model_gp2_alarm_pct(size, load, o->alarm_lead_s);
 	f->alarm_load_iops = load;
 	f->alarm_lead_s = model_gp2_seconds_to_empty(
-		size, f->alarm_pct / 100.0 * GP2_BUCKET_CREDITS, load);
+	    size, f->alarm_pct / 100.0 * GP2_BUCKET_CREDITS, load);
 }
 
 /*
@@ -363,21 +364,24 @@ static int piops_finding(const struct scan_volume *v,
 	 * what they seem, and no smaller configuration follows (T1) */
 	if (!(need_iops <= (double)lim[cur->type].max_iops))
 		return 0;
-	need_mibps = l->have_mibps ? l->peak_mibps * grow_by(o) :
-		     cur->type == VT_GP3 ? (double)cur->throughput_mibps :
-		     fmin(lim[VT_GP3].max_mibps,
-			  model_piops_max_mibps(cur->type, (double)cur->iops));
+	need_mibps =
+	    l->have_mibps ? l->peak_mibps * grow_by(o)
+	    : cur->type == VT_GP3
+		? (double)cur->throughput_mibps
+		: fmin(lim[VT_GP3].max_mibps,
+		       model_piops_max_mibps(cur->type, (double)cur->iops));
 	need_mibps = fmin(need_mibps, lim[VT_GP3].max_mibps + 1.0);
 	if (cur->type == VT_GP3) {
 		if (!model_gp3_for_load(&lim[VT_GP3], cur->size_gib, need_iops,
 					need_mibps, &c) &&
-		    c.iops <= cur->iops && c.throughput_mibps <= cur->throughput_mibps)
+		    c.iops <= cur->iops &&
+		    c.throughput_mibps <= cur->throughput_mibps)
 			consider(ps, &c, f, &best);
 	} else {
 		c = *cur;
-		c.iops = (long)fmin((double)lim[cur->type].max_iops,
-				    fmax((double)lim[cur->type].min_iops,
-					 ceil(need_iops)));
+		c.iops = (long)fmin(
+		    (double)lim[cur->type].max_iops,
+		    fmax((double)lim[cur->type].min_iops, ceil(need_iops)));
 		if (c.iops < cur->iops)
 			consider(ps, &c, f, &best);
 		c.type = VT_IO2;
@@ -400,8 +404,8 @@ static int piops_finding(const struct scan_volume *v,
 }
 
 /* Start a finding from the volume (o NULL for exclusions). */
-static void init_finding(const struct scan_volume *v,
-			 const struct scan_opts *o, struct scan_finding *f)
+static void init_finding(const struct scan_volume *v, const struct scan_opts *o,
+			 struct scan_finding *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->cur = v->cfg;
@@ -414,9 +418,10 @@ static void init_finding(const struct scan_volume *v,
 	f->burst_min_pct = f->burst_data ? v->load->burst_min_pct : -1;
 	f->load_iops = v->cfg.type == VT_GP2 ? observed_load(v) : -1;
 	if (f->burst_falling)
-		f->balance_pct_per_h = (v->load->burst_first_pct -
-					v->load->burst_last_pct) * 3600.0 /
-			(double)(v->load->burst_last_t - v->load->burst_first_t);
+		f->balance_pct_per_h =
+		    (v->load->burst_first_pct - v->load->burst_last_pct) *
+		    3600.0 /
+		    (double)(v->load->burst_last_t - v->load->burst_first_t);
 	f->encrypted = v->encrypted != 0;
 	f->kms_key_id = v->encrypted ? v->kms_key_id : NULL;
 	f->headroom_pct = o ? o->headroom_pct : 0;
@@ -485,87 +490,115 @@ static void burst_risk_reason(const struct scan_finding *f, char *buf, size_t n)
 	char seen[160], bal[64] = "";
 
 	if (f->burst_falling)
-		xsnprintf(bal, sizeof(bal), "BurstBalance falling %.0f %% an hour",
+		xsnprintf(bal, sizeof(bal),
+			  "BurstBalance falling %.0f %% an hour",
 			  f->balance_pct_per_h);
 	else if (f->burst_data)
 		xsnprintf(bal, sizeof(bal), "BurstBalance down to %.0f %%",
 			  f->burst_min_pct);
 	if (f->peak_iops >= 0)
-		xsnprintf(seen, sizeof(seen), "observed peak %.0f IOPS against a %.0f IOPS baseline%s%s",
-			  f->peak_iops, base, *bal ? ", " : "", bal);
+		xsnprintf(
+		    seen, sizeof(seen),
+		    "observed peak %.0f IOPS against a %.0f IOPS baseline%s%s",
+		    f->peak_iops, base, *bal ? ", " : "", bal);
 	else if (f->load_iops > 0)
-		xsnprintf(seen, sizeof(seen), "no IOPS metrics: %s, a load of about %.0f IOPS against a %.0f IOPS baseline",
-			  bal, f->load_iops, base);
+		xsnprintf(
+		    seen, sizeof(seen),
+		    "no IOPS metrics: %s, a load of about %.0f IOPS against a %.0f IOPS baseline",
+		    bal, f->load_iops, base);
 	else
-		xsnprintf(seen, sizeof(seen), "no IOPS metrics: %s on a %.0f IOPS baseline",
-			  bal, base);
+		xsnprintf(seen, sizeof(seen),
+			  "no IOPS metrics: %s on a %.0f IOPS baseline", bal,
+			  base);
 	xsnprintf(buf, n, "%s; gp3 at %ld IOPS sustains it without credits%s",
 		  seen, p->iops,
-		  f->burst_data ? "" : " (cliff assumes a full bucket: no BurstBalance data)");
+		  f->burst_data
+		      ? ""
+		      : " (cliff assumes a full bucket: no BurstBalance data)");
 }
 
 void scan_reason(const struct scan_finding *f, char *buf, size_t n)
 {
 	const struct vol_config *c = &f->cur, *p = &f->prop;
-	double short_by = model_gp3_mibps_short(c->size_gib,
-						(double)p->throughput_mibps);
+	double short_by =
+	    model_gp3_mibps_short(c->size_gib, (double)p->throughput_mibps);
 
 	switch (f->cat) {
 	case SCAN_GP2_TO_GP3:
 		if (f->target_iops)
-			xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s is nowhere slower; the size looks chosen for %ld IOPS: give --usage to price a smaller gp3",
-				  p->iops, p->throughput_mibps, f->target_iops);
+			xsnprintf(
+			    buf, n,
+			    "gp3 at %ld IOPS and %ld MiB/s is nowhere slower; the size looks chosen for %ld IOPS: give --usage to price a smaller gp3",
+			    p->iops, p->throughput_mibps, f->target_iops);
 		else if (short_by > 0)
 			/* the decision of model.h: the included 125 MiB/s */
-			xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s never has fewer IOPS than gp2 of %ld GiB; its %ld MiB/s is %g MiB/s below gp2's %g MiB/s peak",
-				  p->iops, p->throughput_mibps, c->size_gib,
-				  p->throughput_mibps, short_by,
-				  model_gp2_burst_mibps((double)c->size_gib));
+			xsnprintf(
+			    buf, n,
+			    "gp3 at %ld IOPS and %ld MiB/s never has fewer IOPS than gp2 of %ld GiB; its %ld MiB/s is %g MiB/s below gp2's %g MiB/s peak",
+			    p->iops, p->throughput_mibps, c->size_gib,
+			    p->throughput_mibps, short_by,
+			    model_gp2_burst_mibps((double)c->size_gib));
 		else
-			xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s is nowhere slower than gp2 of %ld GiB",
-				  p->iops, p->throughput_mibps, c->size_gib);
+			xsnprintf(
+			    buf, n,
+			    "gp3 at %ld IOPS and %ld MiB/s is nowhere slower than gp2 of %ld GiB",
+			    p->iops, p->throughput_mibps, c->size_gib);
 		break;
 	case SCAN_GP2_SIZED_FOR_IOPS:
-		xsnprintf(buf, n, "%.1f GiB used of %ld: a new %ld GiB gp3 (used + %g %% headroom) at %ld IOPS and %ld MiB/s keeps the performance; EBS cannot shrink, so copy the data",
-			  f->used_gib, c->size_gib, p->size_gib, f->headroom_pct,
-			  p->iops, p->throughput_mibps);
+		xsnprintf(
+		    buf, n,
+		    "%.1f GiB used of %ld: a new %ld GiB gp3 (used + %g %% headroom) at %ld IOPS and %ld MiB/s keeps the performance; EBS cannot shrink, so copy the data",
+		    f->used_gib, c->size_gib, p->size_gib, f->headroom_pct,
+		    p->iops, p->throughput_mibps);
 		break;
-	case SCAN_GP2_BURST_RISK:
-		burst_risk_reason(f, buf, n);
-		break;
+	case SCAN_GP2_BURST_RISK: burst_risk_reason(f, buf, n); break;
 	case SCAN_OVERPROVISIONED:
 		if (f->peak_iops < 0)
-			xsnprintf(buf, n, "io2 at the same %ld IOPS costs less (tiered IOPS price) and is more durable",
-				  c->iops);
+			xsnprintf(
+			    buf, n,
+			    "io2 at the same %ld IOPS costs less (tiered IOPS price) and is more durable",
+			    c->iops);
 		else
-			xsnprintf(buf, n, "observed peak %.0f IOPS%s; %s at %ld IOPS keeps %g %% headroom%s",
-				  f->peak_iops,
-				  f->no_byte_metrics ? " (no byte metrics: throughput kept)" : "",
-				  model_type_name(p->type), p->iops, f->headroom_pct,
-				  f->to_gp3_from_piops ? "; gp3 has single-digit ms latency and 99.8-99.9 % durability, io2 sub-ms and 99.999 %" : "");
+			xsnprintf(
+			    buf, n,
+			    "observed peak %.0f IOPS%s; %s at %ld IOPS keeps %g %% headroom%s",
+			    f->peak_iops,
+			    f->no_byte_metrics
+				? " (no byte metrics: throughput kept)"
+				: "",
+			    model_type_name(p->type), p->iops, f->headroom_pct,
+			    f->to_gp3_from_piops
+				? "; gp3 has single-digit ms latency and 99.8-99.9 % durability, io2 sub-ms and 99.999 %"
+				: "");
 		break;
 	case SCAN_UNATTACHED:
-		xsnprintf(buf, n, "unattached (state available): snapshot, then delete; the snapshot is billed separately");
+		xsnprintf(
+		    buf, n,
+		    "unattached (state available): snapshot, then delete; the snapshot is billed separately");
 		break;
 	case SCAN_EXCLUDED:
-		xsnprintf(buf, n, "exempted by tag %s", f->excluded_by ? f->excluded_by : "?");
+		xsnprintf(buf, n, "exempted by tag %s",
+			  f->excluded_by ? f->excluded_by : "?");
 		break;
 	/* billing findings: billing_reason words them with what the bill
 	 * says (hours billed, the date); these are the short forms */
 	case SCAN_IO1_TO_IO2:
-		xsnprintf(buf, n, "io2 at the same %ld IOPS costs less (tiered IOPS price) and is more durable",
-			  c->iops);
+		xsnprintf(
+		    buf, n,
+		    "io2 at the same %ld IOPS costs less (tiered IOPS price) and is more durable",
+		    c->iops);
 		break;
 	case SCAN_IO1_TO_GP3:
-		xsnprintf(buf, n, "gp3 at %ld IOPS and %ld MiB/s carries what io1 allows; not for Multi-Attach",
-			  p->iops, p->throughput_mibps);
+		xsnprintf(
+		    buf, n,
+		    "gp3 at %ld IOPS and %ld MiB/s carries what io1 allows; not for Multi-Attach",
+		    p->iops, p->throughput_mibps);
 		break;
 	case SCAN_NOT_IN_INVENTORY:
-		xsnprintf(buf, n, "billed but not in the describe-volumes files");
+		xsnprintf(buf, n,
+			  "billed but not in the describe-volumes files");
 		break;
-	case SCAN_CAT_COUNT:
-		buf[0] = '\0';
-		break;
+	case SCAN_CAT_COUNT: buf[0] = '\0'; break;
 	}
 }
 
@@ -596,7 +629,8 @@ static void api_options(const struct vol_config *cur,
 	    (p->iops != def_iops || (!cur && p->type != VT_GP3)) && o < n)
 		o += (size_t)snprintf(buf + o, n - o, " --iops %ld", p->iops);
 	if (p->type == VT_GP3 && p->throughput_mibps != def_mibps && o < n)
-		snprintf(buf + o, n - o, " --throughput %ld", p->throughput_mibps);
+		snprintf(buf + o, n - o, " --throughput %ld",
+			 p->throughput_mibps);
 }
 
 /* 1 when id and region may be pasted into a shell line. */
@@ -618,8 +652,9 @@ char *scan_command(const struct scan_finding *f, const char *id,
 	    !pasteable(id, region))
 		return NULL;
 	if (f->cat == SCAN_UNATTACHED)
-		return xstrfmt("snap=$(aws ec2 create-snapshot --region %s --volume-id %s --description 'ebsize: before deleting unattached %s' --query SnapshotId --output text) && aws ec2 wait snapshot-completed --region %s --snapshot-ids \"$snap\" && aws ec2 delete-volume --region %s --volume-id %s",
-			       region, id, id, region, region, id);
+		return xstrfmt(
+		    "snap=$(aws ec2 create-snapshot --region %s --volume-id %s --description 'ebsize: before deleting unattached %s' --query SnapshotId --output text) && aws ec2 wait snapshot-completed --region %s --snapshot-ids \"$snap\" && aws ec2 delete-volume --region %s --volume-id %s",
+		    region, id, id, region, region, id);
 	if (f->new_volume)
 		/* CreateVolume: gp3 defaults to 3,000 IOPS and 125 MiB/s */
 		api_options(NULL, p, extra, sizeof(extra));
@@ -629,18 +664,21 @@ char *scan_command(const struct scan_finding *f, const char *id,
 		/* the copy keeps the encryption (and key) of the original;
 		 * the key id was checked (inventory_valid_kms_key) and is
 		 * quoted all the same */
-		kms = f->encrypted && f->kms_key_id ?
-			xstrfmt(" --kms-key-id '%s'", f->kms_key_id) : xstrdup("");
-		out = xstrfmt("aws ec2 create-volume --region %s --availability-zone %s --volume-type %s --size %ld%s%s%s --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=%s}]'",
-			      region, az, model_type_name(p->type), p->size_gib,
-			      extra, f->encrypted ? " --encrypted" : "", kms, id);
+		kms = f->encrypted && f->kms_key_id
+			  ? xstrfmt(" --kms-key-id '%s'", f->kms_key_id)
+			  : xstrdup("");
+		out = xstrfmt(
+		    "aws ec2 create-volume --region %s --availability-zone %s --volume-type %s --size %ld%s%s%s --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=%s}]'",
+		    region, az, model_type_name(p->type), p->size_gib, extra,
+		    f->encrypted ? " --encrypted" : "", kms, id);
 		free(kms);
 		return out;
 	}
 	/* T14: one modification carries type, IOPS and throughput together
 	 * (at most 4 per volume per 24 h) */
-	xsnprintf(buf, sizeof(buf), "aws ec2 modify-volume --region %s --volume-id %s%s",
-		  region, id, extra);
+	xsnprintf(buf, sizeof(buf),
+		  "aws ec2 modify-volume --region %s --volume-id %s%s", region,
+		  id, extra);
 	return xstrdup(buf);
 }
 
@@ -652,8 +690,10 @@ char *scan_alarm_command(const struct scan_finding *f, const char *id,
 	if (f->alarm_pct <= 0 || !pasteable(id, region))
 		return NULL;
 
-	xsnprintf(buf, sizeof(buf), "aws cloudwatch put-metric-alarm --region %s --alarm-name ebsize-burstbalance-%s --alarm-description 'gp2 %s: about %ld min of burst left at %ld IOPS' --namespace AWS/EBS --metric-name BurstBalance --dimensions Name=VolumeId,Value=%s --statistic Minimum --period 60 --evaluation-periods 1 --threshold %ld --comparison-operator LessThanOrEqualToThreshold",
-		       region, id, id, (long)floor(f->alarm_lead_s / 60.0),
-		       (long)f->alarm_load_iops, id, (long)f->alarm_pct);
+	xsnprintf(
+	    buf, sizeof(buf),
+	    "aws cloudwatch put-metric-alarm --region %s --alarm-name ebsize-burstbalance-%s --alarm-description 'gp2 %s: about %ld min of burst left at %ld IOPS' --namespace AWS/EBS --metric-name BurstBalance --dimensions Name=VolumeId,Value=%s --statistic Minimum --period 60 --evaluation-periods 1 --threshold %ld --comparison-operator LessThanOrEqualToThreshold",
+	    region, id, id, (long)floor(f->alarm_lead_s / 60.0),
+	    (long)f->alarm_load_iops, id, (long)f->alarm_pct);
 	return xstrdup(buf);
 }

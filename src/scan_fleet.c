@@ -158,7 +158,8 @@ int scan_region_of_az(const char *az, char *out, size_t n)
 static int az_ok(const char *az)
 {
 	return az && *az && strlen(az) < 24 &&
-	       strspn(az, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(az);
+	       strspn(az, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+		   strlen(az);
 }
 
 static int in_other_region(const struct scan_fleet *f, const char *region)
@@ -186,7 +187,8 @@ static const char *excluded_by(const struct scan_fleet *f,
 		size_t klen = eq ? (size_t)(eq - rule) : strlen(rule);
 
 		for (size_t j = 0; j < nt; j++) {
-			if (strlen(t[j].key) != klen || memcmp(t[j].key, rule, klen) ||
+			if (strlen(t[j].key) != klen ||
+			    memcmp(t[j].key, rule, klen) ||
 			    (eq && strcmp(t[j].value, eq + 1)))
 				continue;
 			return rule;
@@ -271,7 +273,8 @@ static struct scan_total *total_for(struct scan_fleet *f, enum scan_by by,
 static void tally_scanned(struct scan_fleet *f, const char *region,
 			  const char *currency, double cur_usd)
 {
-	struct scan_total *t = total_for(f, SCAN_BY_CURRENCY, currency, currency);
+	struct scan_total *t =
+	    total_for(f, SCAN_BY_CURRENCY, currency, currency);
 
 	t->scanned++;
 	t->scanned_u += micro(cur_usd);
@@ -288,7 +291,8 @@ static void tally_finding(struct scan_fleet *f, const struct scan_finding *fd,
 	const char *keys[SCAN_BY_COUNT] = {
 		[SCAN_BY_CATEGORY] = scan_cat_name(fd->cat),
 		[SCAN_BY_REGION] = region,
-		[SCAN_BY_TAG] = f->o.by_tag ? group ? group : "(untagged)" : NULL,
+		[SCAN_BY_TAG] =
+		    f->o.by_tag ? group ? group : "(untagged)" : NULL,
 		[SCAN_BY_CURRENCY] = currency,
 	};
 
@@ -319,16 +323,19 @@ void scan_fleet_set_current(struct scan_fleet *f, struct scan_rec *r,
 	const char *keys[SCAN_BY_COUNT] = {
 		[SCAN_BY_CATEGORY] = scan_cat_name(r->f.cat),
 		[SCAN_BY_REGION] = r->region,
-		[SCAN_BY_TAG] = f->o.by_tag ? r->group ? r->group : "(untagged)" : NULL,
+		[SCAN_BY_TAG] =
+		    f->o.by_tag ? r->group ? r->group : "(untagged)" : NULL,
 		[SCAN_BY_CURRENCY] = r->currency,
 	};
 	long long d = micro(cur_usd) - micro(r->f.cur_usd);
 
-	total_for(f, SCAN_BY_CURRENCY, r->currency, r->currency)->scanned_u += d;
+	total_for(f, SCAN_BY_CURRENCY, r->currency, r->currency)->scanned_u +=
+	    d;
 	total_for(f, SCAN_BY_REGION, r->region, r->currency)->scanned_u += d;
 	for (int b = 0; b < SCAN_BY_COUNT; b++)
 		if (keys[b])
-			total_for(f, (enum scan_by)b, keys[b], r->currency)->current_u += d;
+			total_for(f, (enum scan_by)b, keys[b], r->currency)
+			    ->current_u += d;
 	r->f.cur_usd = cur_usd;
 }
 
@@ -347,7 +354,8 @@ static void group_unchanged(struct scan_fleet *f, const struct scan_volume *sv,
 		free(k);
 		return;
 	}
-	xgrow((void **)&f->groups, &f->agroups, f->ngroups + 1, sizeof(*f->groups));
+	xgrow((void **)&f->groups, &f->agroups, f->ngroups + 1,
+	      sizeof(*f->groups));
 	g = &f->groups[f->ngroups++];
 	memset(g, 0, sizeof(*g));
 	g->region = intern(f, sv->region);
@@ -367,8 +375,9 @@ int scan_rec_cmp(const struct scan_rec *x, const struct scan_rec *y)
 	int c = strcmp(x->currency, y->currency);
 
 	if (c)
-		return !strcmp(x->currency, "USD") ? -1 :
-		       !strcmp(y->currency, "USD") ? 1 : c;
+		return !strcmp(x->currency, "USD")   ? -1
+		       : !strcmp(y->currency, "USD") ? 1
+						     : c;
 	if (x->f.save_usd != y->f.save_usd)
 		return x->f.save_usd < y->f.save_usd ? 1 : -1;
 	return strcmp(x->id, y->id);
@@ -445,7 +454,8 @@ static void keep(struct scan_fleet *f, const struct scan_rec *probe)
 	struct scan_heap *h;
 
 	if (!f->o.keep_top) {
-		xgrow((void **)&f->recs, &f->arecs, f->nrecs + 1, sizeof(*f->recs));
+		xgrow((void **)&f->recs, &f->arecs, f->nrecs + 1,
+		      sizeof(*f->recs));
 		f->recs[f->nrecs++] = *probe;
 		return;
 	}
@@ -477,7 +487,8 @@ void scan_fleet_sort(struct scan_fleet *f)
 	for (size_t i = 0; i < f->nheaps; i++) {
 		struct scan_heap *h = &f->heaps[i];
 
-		xgrow((void **)&f->recs, &f->arecs, f->nrecs + h->n, sizeof(*f->recs));
+		xgrow((void **)&f->recs, &f->arecs, f->nrecs + h->n,
+		      sizeof(*f->recs));
 		if (h->n)
 			memcpy(f->recs + f->nrecs, h->h, h->n * sizeof(*h->h));
 		f->nrecs += h->n;
@@ -510,8 +521,10 @@ static void summarise_one(const char *key, struct vol_extra *x,
 	if (!x->ns || x->have_load)
 		return;
 	if (scan_load_from_series(x->s, x->ns, &x->load))
-		inv_warn(&f->warn, "'%s': metrics of '%s' mix periods; only those at %ld s are used",
-			 x->file, key, x->load.period_s);
+		inv_warn(
+		    &f->warn,
+		    "'%s': metrics of '%s' mix periods; only those at %ld s are used",
+		    x->file, key, x->load.period_s);
 	x->have_load = 1;
 }
 
@@ -524,8 +537,10 @@ void scan_fleet_add_usage(struct scan_fleet *f, const struct inv_usage *u)
 		struct vol_extra *x = extra_for(f, r->vol_id);
 
 		if (x->have_usage)
-			inv_warn(&f->warn, "'%s': line %zu: volume '%s' listed again; the last value is used",
-				 file, r->line, r->vol_id);
+			inv_warn(
+			    &f->warn,
+			    "'%s': line %zu: volume '%s' listed again; the last value is used",
+			    file, r->line, r->vol_id);
 		x->have_usage = 1;
 		x->used_gib = r->used_gib;
 		if (!x->file)
@@ -556,8 +571,8 @@ static int illegal_volume(struct scan_fleet *f, const char *file,
 	if (!model_validate(&f->lim[cfg->type], cfg, NULL, why, sizeof(why)))
 		return 0;
 	f->skipped++;
-	inv_warn(&f->warn, "'%s': volume '%s' (%s %ld GiB): %s; skipped",
-		 file, id, model_type_name(cfg->type), cfg->size_gib, why);
+	inv_warn(&f->warn, "'%s': volume '%s' (%s %ld GiB): %s; skipped", file,
+		 id, model_type_name(cfg->type), cfg->size_gib, why);
 	return 1;
 }
 
@@ -594,7 +609,8 @@ static int analyse(struct scan_fleet *f, const char *file,
 	int rc;
 
 	if (!ps || !model_type_priced(ps, sv->cfg.type)) {
-		count_no_price(f, sv->region, ps ? model_type_name(sv->cfg.type) : NULL);
+		count_no_price(f, sv->region,
+			       ps ? model_type_name(sv->cfg.type) : NULL);
 		return 0;
 	}
 	if (illegal_volume(f, file, sv->id, &sv->cfg))
@@ -605,8 +621,10 @@ static int analyse(struct scan_fleet *f, const char *file,
 		rc = scan_analyze(sv, ps, f->lim, &f->o.rules, &fd, err);
 	if (rc < 0) {
 		/* a price the proposal needs (gp3 where only gp2 is priced) */
-		count_no_price(f, sv->region, model_type_priced(ps, VT_GP3) ?
-			       model_type_name(sv->cfg.type) : "gp3");
+		count_no_price(f, sv->region,
+			       model_type_priced(ps, VT_GP3)
+				   ? model_type_name(sv->cfg.type)
+				   : "gp3");
 		return 0;
 	}
 	f->scanned++;
@@ -624,7 +642,7 @@ static int analyse(struct scan_fleet *f, const char *file,
 	xsnprintf(r.id, sizeof(r.id), "%s", sv->id);
 	r.currency = intern(f, ps->currency);
 	if (!worth_keeping(f, &r))
-		return 0;   /* the table will not show it: no copies made */
+		return 0; /* the table will not show it: no copies made */
 	r.region = intern(f, sv->region);
 	r.az = az_ok(sv->az) ? intern(f, sv->az) : NULL;
 	r.name = dup_or_null(tag_value(tags, ntags, "Name"));
@@ -657,10 +675,12 @@ static void attach_extra(struct scan_fleet *f, const char *file,
 	if (!x->have_usage)
 		return;
 	if (x->used_gib > (double)sv->cfg.size_gib) {
-		inv_warn(&f->warn, "'%s': volume '%s' uses %g GiB by '%s', more than its %ld GiB; usage ignored",
-			 file, sv->id, x->used_gib,
-			 f->o.usage_file ? f->o.usage_file : "usage",
-			 sv->cfg.size_gib);
+		inv_warn(
+		    &f->warn,
+		    "'%s': volume '%s' uses %g GiB by '%s', more than its %ld GiB; usage ignored",
+		    file, sv->id, x->used_gib,
+		    f->o.usage_file ? f->o.usage_file : "usage",
+		    sv->cfg.size_gib);
 		return;
 	}
 	sv->used_gib = x->used_gib;
@@ -677,24 +697,30 @@ static int skip_volume(struct scan_fleet *f, const char *file,
 
 	if (v->problem) {
 		if (v->id)
-			inv_warn(&f->warn, "'%s': volume '%s' (line %zu): %s; skipped",
+			inv_warn(&f->warn,
+				 "'%s': volume '%s' (line %zu): %s; skipped",
 				 file, v->id, v->line, v->problem);
 		else
-			inv_warn(&f->warn, "'%s': volume #%zu (line %zu): %s; skipped",
+			inv_warn(&f->warn,
+				 "'%s': volume #%zu (line %zu): %s; skipped",
 				 file, v->index + 1, v->line, v->problem);
 	} else if (!idset_add(&f->seen, v->id, file_index(f, file), &prev)) {
 		/* the first wins */
-		inv_warn(&f->warn, "'%s': duplicate volume '%s' (line %zu), already read from '%s'; counted once",
-			 file, v->id, v->line, f->files[prev]);
+		inv_warn(
+		    &f->warn,
+		    "'%s': duplicate volume '%s' (line %zu), already read from '%s'; counted once",
+		    file, v->id, v->line, f->files[prev]);
 	} else if (scan_region_of_az(v->az, region, n)) {
-		inv_warn(&f->warn, "'%s': volume '%s' (line %zu): \"AvailabilityZone\" is not a zone; skipped",
-			 file, v->id, v->line);
+		inv_warn(
+		    &f->warn,
+		    "'%s': volume '%s' (line %zu): \"AvailabilityZone\" is not a zone; skipped",
+		    file, v->id, v->line);
 	} else if (in_other_region(f, region)) {
 		f->other_region++;
 		return 1;
 	} else if (v->state && strcmp(v->state, "in-use") &&
 		   strcmp(v->state, "available")) {
-		f->skipped++;    /* creating, deleting, error: nothing to change */
+		f->skipped++; /* creating, deleting, error: nothing to change */
 		return 1;
 	} else {
 		return 0;
@@ -725,14 +751,16 @@ int scan_fleet_volume(struct scan_fleet *f, const char *file,
 	 * without State (a trimmed export) is never proposed for deletion */
 	sv.available = v->state && !strcmp(v->state, "available");
 	if (!v->state)
-		inv_warn(&f->warn, "'%s': volume '%s' (line %zu): missing \"State\"; treated as in use (no delete proposed)",
-			 file, v->id, v->line);
+		inv_warn(
+		    &f->warn,
+		    "'%s': volume '%s' (line %zu): missing \"State\"; treated as in use (no delete proposed)",
+		    file, v->id, v->line);
 	sv.multi_attach = v->multi_attach;
 	sv.encrypted = v->encrypted;
 	sv.kms_key_id = v->kms_key_id;
 	attach_extra(f, file, &sv);
 	pv = strmap_get(&f->pv_by_id, v->id);
-	if (pv)   /* covered: not analysed again from the PV */
+	if (pv) /* covered: not analysed again from the PV */
 		strmap_put(&f->pv_by_id, v->id, NULL);
 	return analyse(f, file, &sv, v->tags, v->ntags, pv, err);
 }
@@ -740,15 +768,17 @@ int scan_fleet_volume(struct scan_fleet *f, const char *file,
 void scan_pv_config(const struct volume_limits *lim, const struct inv_sc *sc,
 		    long size_gib, struct vol_config *cfg)
 {
-	double iops = sc->iops ? (double)sc->iops : sc->iops_per_gb * (double)size_gib;
+	double iops =
+	    sc->iops ? (double)sc->iops : sc->iops_per_gb * (double)size_gib;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->type = sc->type;
 	cfg->size_gib = size_gib;
 	cfg->count = 1;
 	if (lim->min_iops > 0 && iops > 0) {
-		iops = fmin(iops, fmin((double)lim->max_iops,
-				       lim->max_iops_per_gib * (double)size_gib));
+		iops =
+		    fmin(iops, fmin((double)lim->max_iops,
+				    lim->max_iops_per_gib * (double)size_gib));
 		if (sc->auto_iops_increase || sc->type == VT_GP3)
 			iops = fmax(iops, (double)lim->min_iops);
 		cfg->iops = (long)iops;
@@ -768,17 +798,21 @@ static int analyse_pv(struct scan_fleet *f, const struct inv_pv *pv, char *err)
 
 	if (!sc) {
 		f->skipped++;
-		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): storage class '%s' not given (kubectl get storageclass -o json); skipped",
-			 pv->file, pv->name, pv->vol_id,
-			 pv->storage_class ? pv->storage_class : "(none)");
+		inv_warn(
+		    &f->warn,
+		    "'%s': persistent volume '%s' (%s): storage class '%s' not given (kubectl get storageclass -o json); skipped",
+		    pv->file, pv->name, pv->vol_id,
+		    pv->storage_class ? pv->storage_class : "(none)");
 		return 0;
 	}
 	if (!idset_add(&f->seen, pv->vol_id, file_index(f, pv->file), NULL))
 		return 0;
 	if (!pv->az || scan_region_of_az(pv->az, region, sizeof(region))) {
 		xsnprintf(region, sizeof(region), "%s", f->o.default_region);
-		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): no zone; priced in region '%s' (give describe-volumes output or --region)",
-			 pv->file, pv->name, pv->vol_id, region);
+		inv_warn(
+		    &f->warn,
+		    "'%s': persistent volume '%s' (%s): no zone; priced in region '%s' (give describe-volumes output or --region)",
+		    pv->file, pv->name, pv->vol_id, region);
 	}
 	if (in_other_region(f, region)) {
 		f->other_region++;
@@ -789,16 +823,21 @@ static int analyse_pv(struct scan_fleet *f, const struct inv_pv *pv, char *err)
 	sv.region = region;
 	sv.az = pv->az;
 	scan_pv_config(lim, sc, pv->size_gib, &sv.cfg);
-	if (scan_k8s_pv_config(&f->cluster, f->lim, pv, &sv.cfg, why, sizeof(why))) {
+	if (scan_k8s_pv_config(&f->cluster, f->lim, pv, &sv.cfg, why,
+			       sizeof(why))) {
 		f->skipped++;
-		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): %s; skipped",
+		inv_warn(&f->warn,
+			 "'%s': persistent volume '%s' (%s): %s; skipped",
 			 pv->file, pv->name, pv->vol_id, why);
 		return 0;
 	}
 	if (model_type_needs_iops(sc->type) && sv.cfg.iops < lim->min_iops) {
 		f->skipped++;
-		inv_warn(&f->warn, "'%s': persistent volume '%s' (%s): storage class '%s' gives no usable IOPS for %s; skipped",
-			 pv->file, pv->name, pv->vol_id, sc->name, model_type_name(sc->type));
+		inv_warn(
+		    &f->warn,
+		    "'%s': persistent volume '%s' (%s): storage class '%s' gives no usable IOPS for %s; skipped",
+		    pv->file, pv->name, pv->vol_id, sc->name,
+		    model_type_name(sc->type));
 		return 0;
 	}
 	attach_extra(f, pv->file, &sv);
@@ -811,7 +850,7 @@ int scan_fleet_pvs(struct scan_fleet *f, char *err)
 		const struct inv_pv *pv = &f->k8s->pv[i];
 
 		if (strmap_get(&f->pv_by_id, pv->vol_id) != pv)
-			continue;   /* covered by describe-volumes */
+			continue; /* covered by describe-volumes */
 		if (analyse_pv(f, pv, err))
 			return -1;
 	}
@@ -929,7 +968,8 @@ struct scan_rec *scan_fleet_keep(struct scan_fleet *f,
 	r->currency = intern(f, currency);
 	r->name = dup_or_null(tag_value(b->tags, b->ntags, "Name"));
 	if (f->o.by_tag)
-		r->group = dup_or_null(tag_value(b->tags, b->ntags, f->o.by_tag));
+		r->group =
+		    dup_or_null(tag_value(b->tags, b->ntags, f->o.by_tag));
 	tally_finding(f, &r->f, r->region, r->currency, r->group);
 	return r;
 }
@@ -948,8 +988,10 @@ static void warn_unmatched(const char *key, void *val, void *arg)
 
 	if (x->matched || (f->o.only_region && idset_get(&f->seen, key, NULL)))
 		return;
-	inv_warn(&f->warn, "'%s': %s for volume '%s', which is not in the inventory; ignored",
-		 x->file, x->ns ? "metrics" : "usage", key);
+	inv_warn(
+	    &f->warn,
+	    "'%s': %s for volume '%s', which is not in the inventory; ignored",
+	    x->file, x->ns ? "metrics" : "usage", key);
 }
 
 void scan_fleet_unmatched(struct scan_fleet *f)

@@ -20,8 +20,8 @@
 #include "ebsize/err.h"
 #include "ebsize/util.h"
 
-#define EBS_CSI "ebs.csi.aws.com"
-#define DEFAULT_KEY "storageclass.kubernetes.io/is-default-class"
+#define EBS_CSI		 "ebs.csi.aws.com"
+#define DEFAULT_KEY	 "storageclass.kubernetes.io/is-default-class"
 #define DEFAULT_KEY_BETA "storageclass.beta.kubernetes.io/is-default-class"
 
 /* Manifests and commands are small; this caps them all the same. */
@@ -104,7 +104,8 @@ void scan_k8s_release(struct scan_k8s *c)
 
 const struct inv_sc *scan_k8s_sc(const struct scan_k8s *c, const char *name)
 {
-	const struct inv_sc *sc = name ? strmap_get(&c->sc_by_name, name) : NULL;
+	const struct inv_sc *sc =
+	    name ? strmap_get(&c->sc_by_name, name) : NULL;
 
 	return sc && sc->ebs ? sc : NULL;
 }
@@ -116,7 +117,8 @@ const struct inv_pvc *scan_k8s_pvc_of(const struct scan_k8s *c,
 
 	if (!pv || !pv->ns || !pv->pvc)
 		return NULL;
-	return strmap_get(&c->pvc_by_key, claim_key(pv->ns, pv->pvc, key, sizeof(key)));
+	return strmap_get(&c->pvc_by_key,
+			  claim_key(pv->ns, pv->pvc, key, sizeof(key)));
 }
 
 const struct inv_vac *scan_k8s_vac(const struct scan_k8s *c, const char *name)
@@ -174,19 +176,25 @@ int scan_k8s_pv_config(const struct scan_k8s *c,
 		ann.iops = pv->ann_iops;
 		ann.throughput_mibps = pv->ann_throughput_mibps;
 		if (scan_k8s_vac_apply(&ann, cfg, cfg)) {
-			xsnprintf(why, n, "its ebs.csi.aws.com/* annotations do not fit its type");
+			xsnprintf(
+			    why, n,
+			    "its ebs.csi.aws.com/* annotations do not fit its type");
 			return -1;
 		}
 	}
 	name = pvc && pvc->current_vac ? pvc->current_vac : pv->vac;
 	if (name && !(v = scan_k8s_vac(c, name))) {
-		xsnprintf(why, n, "volume attributes class '%.64s' not given (kubectl get volumeattributesclass -o json)",
-			  name);
+		xsnprintf(
+		    why, n,
+		    "volume attributes class '%.64s' not given (kubectl get volumeattributesclass -o json)",
+		    name);
 		return -1;
 	}
 	if (name && scan_k8s_vac_apply(v, cfg, cfg)) {
-		xsnprintf(why, n, "volume attributes class '%.64s' is not one the EBS CSI driver applies",
-			  name);
+		xsnprintf(
+		    why, n,
+		    "volume attributes class '%.64s' is not one the EBS CSI driver applies",
+		    name);
 		return -1;
 	}
 	model_apply_defaults(&lim[cfg->type], cfg);
@@ -217,9 +225,11 @@ static int same_settings(const struct vol_config *a, const struct vol_config *b)
 static void vac_base_name(const struct vol_config *p, char *buf, size_t n)
 {
 	if (p->type == VT_GP3)
-		xsnprintf(buf, n, "ebsize-gp3-%ld-%ld", p->iops, p->throughput_mibps);
+		xsnprintf(buf, n, "ebsize-gp3-%ld-%ld", p->iops,
+			  p->throughput_mibps);
 	else if (p->iops)
-		xsnprintf(buf, n, "ebsize-%s-%ld", model_type_name(p->type), p->iops);
+		xsnprintf(buf, n, "ebsize-%s-%ld", model_type_name(p->type),
+			  p->iops);
 	else
 		xsnprintf(buf, n, "ebsize-%s", model_type_name(p->type));
 }
@@ -241,7 +251,8 @@ static void choose_vac(const struct scan_k8s *c, const struct vol_config *cur,
 		struct vol_config got;
 
 		if (v->tags || v->other || !scan_k8s_name_ok(v->name) ||
-		    scan_k8s_vac_apply(v, cur, &got) || !same_settings(&got, prop))
+		    scan_k8s_vac_apply(v, cur, &got) ||
+		    !same_settings(&got, prop))
 			continue;
 		xsnprintf(p->vac, sizeof(p->vac), "%s", v->name);
 		p->reused = 1;
@@ -260,7 +271,8 @@ void scan_k8s_plan(const struct scan_k8s *c, const struct inv_pv *pv,
 	if (!pv)
 		return;
 	p->pvc = scan_k8s_pvc_of(c, pv);
-	if (f->new_volume || f->cat == SCAN_UNATTACHED || f->cat == SCAN_EXCLUDED)
+	if (f->new_volume || f->cat == SCAN_UNATTACHED ||
+	    f->cat == SCAN_EXCLUDED)
 		return;
 	if (p->pvc && p->pvc->modify != INV_MOD_NONE) {
 		p->status = scan_k8s_modify_name(p->pvc->modify);
@@ -271,23 +283,26 @@ void scan_k8s_plan(const struct scan_k8s *c, const struct inv_pv *pv,
 		 * PVs, migrated ones included (nor does the claim's class
 		 * change, under way or not) */
 		p->method = SCAN_K8S_MODIFY_VOLUME;
-		p->note = p->status ?
-			"in-tree awsElasticBlockStore volume: the claim's VolumeAttributesClass change will not reach it; change it with aws ec2 modify-volume" :
-			pv->migrated ?
-			"in-tree awsElasticBlockStore volume served through CSI migration: a VolumeAttributesClass does not modify it; change it with aws ec2 modify-volume" :
-			"in-tree awsElasticBlockStore volume: a VolumeAttributesClass does not reach it; change it with aws ec2 modify-volume";
+		p->note =
+		    p->status
+			? "in-tree awsElasticBlockStore volume: the claim's VolumeAttributesClass change will not reach it; change it with aws ec2 modify-volume"
+		    : pv->migrated
+			? "in-tree awsElasticBlockStore volume served through CSI migration: a VolumeAttributesClass does not modify it; change it with aws ec2 modify-volume"
+			: "in-tree awsElasticBlockStore volume: a VolumeAttributesClass does not reach it; change it with aws ec2 modify-volume";
 		return;
 	}
 	if (p->status) {
 		/* T14: each modification completes before the next */
 		p->method = SCAN_K8S_BLOCKED;
-		p->note = "a modification of this claim is under way or was refused: no new command until status.modifyVolumeStatus clears (each modification must complete before the next; at most four per volume in a rolling 24 hours)";
+		p->note =
+		    "a modification of this claim is under way or was refused: no new command until status.modifyVolumeStatus clears (each modification must complete before the next; at most four per volume in a rolling 24 hours)";
 		return;
 	}
 	p->method = SCAN_K8S_VAC;
 	choose_vac(c, &f->cur, &f->prop, p);
 	if (pv->ann_have_type || pv->ann_iops || pv->ann_throughput_mibps)
-		p->note = "modified before through volume-modifier-for-k8s annotations: remove the ebs.csi.aws.com/* annotations from the claim so that they and the class do not disagree";
+		p->note =
+		    "modified before through volume-modifier-for-k8s annotations: remove the ebs.csi.aws.com/* annotations from the claim so that they and the class do not disagree";
 }
 
 /* The parameters of a class for prop, as YAML lines or JSON members. */
@@ -303,13 +318,16 @@ static void vac_params(const struct vol_config *prop, int json, struct sbuf *b)
 		sbuf_addf(b, json ? ",\"iops\":\"%ld\"" : "  iops: \"%ld\"\n",
 			  prop->iops);
 	if (prop->type == VT_GP3)
-		sbuf_addf(b, json ? ",\"throughput\":\"%ld\"" : "  throughput: \"%ld\"\n",
+		sbuf_addf(b,
+			  json ? ",\"throughput\":\"%ld\""
+			       : "  throughput: \"%ld\"\n",
 			  prop->throughput_mibps);
 }
 
 static int vac_new(const struct scan_k8s_plan *p)
 {
-	return p->method == SCAN_K8S_VAC && !p->reused && scan_k8s_name_ok(p->vac);
+	return p->method == SCAN_K8S_VAC && !p->reused &&
+	       scan_k8s_name_ok(p->vac);
 }
 
 char *scan_k8s_vac_manifest(const struct scan_k8s *c,
@@ -320,8 +338,11 @@ char *scan_k8s_vac_manifest(const struct scan_k8s *c,
 
 	if (!vac_new(p))
 		return NULL;
-	sbuf_addf(&b, "apiVersion: %s\nkind: VolumeAttributesClass\nmetadata:\n  name: %s\ndriverName: " EBS_CSI "\nparameters:\n",
-		  c->vac_api, p->vac);
+	sbuf_addf(
+	    &b,
+	    "apiVersion: %s\nkind: VolumeAttributesClass\nmetadata:\n  name: %s\ndriverName: " EBS_CSI
+	    "\nparameters:\n",
+	    c->vac_api, p->vac);
 	vac_params(prop, 0, &b);
 	return sbuf_detach(&b, NULL);
 }
@@ -335,8 +356,11 @@ char *scan_k8s_vac_create(const struct scan_k8s *c,
 	if (!vac_new(p))
 		return NULL;
 	/* JSON is YAML to kubectl: the manifest on one line */
-	sbuf_addf(&b, "echo '{\"apiVersion\":\"%s\",\"kind\":\"VolumeAttributesClass\",\"metadata\":{\"name\":\"%s\"},\"driverName\":\"" EBS_CSI "\",\"parameters\":{",
-		  c->vac_api, p->vac);
+	sbuf_addf(
+	    &b,
+	    "echo '{\"apiVersion\":\"%s\",\"kind\":\"VolumeAttributesClass\",\"metadata\":{\"name\":\"%s\"},\"driverName\":\"" EBS_CSI
+	    "\",\"parameters\":{",
+	    c->vac_api, p->vac);
 	vac_params(prop, 1, &b);
 	sbuf_addstr(&b, "}}' | kubectl apply -f -");
 	return sbuf_detach(&b, NULL);
@@ -348,8 +372,9 @@ char *scan_k8s_patch(const struct scan_k8s_plan *p, const char *ns,
 	if (p->method != SCAN_K8S_VAC || !scan_k8s_name_ok(ns) ||
 	    !scan_k8s_name_ok(pvc) || !scan_k8s_name_ok(p->vac))
 		return NULL;
-	return xstrfmt("kubectl patch pvc %s -n %s --type merge -p '{\"spec\":{\"volumeAttributesClassName\":\"%s\"}}'",
-		       pvc, ns, p->vac);
+	return xstrfmt(
+	    "kubectl patch pvc %s -n %s --type merge -p '{\"spec\":{\"volumeAttributesClassName\":\"%s\"}}'",
+	    pvc, ns, p->vac);
 }
 
 char *scan_k8s_verify(const struct scan_k8s_plan *p, const char *ns,
@@ -358,8 +383,9 @@ char *scan_k8s_verify(const struct scan_k8s_plan *p, const char *ns,
 	if ((p->method != SCAN_K8S_VAC && p->method != SCAN_K8S_BLOCKED) ||
 	    !scan_k8s_name_ok(ns) || !scan_k8s_name_ok(pvc))
 		return NULL;
-	return xstrfmt("kubectl get pvc %s -n %s -o jsonpath='{.status.currentVolumeAttributesClassName}'",
-		       pvc, ns);
+	return xstrfmt(
+	    "kubectl get pvc %s -n %s -o jsonpath='{.status.currentVolumeAttributesClassName}'",
+	    pvc, ns);
 }
 
 /* ------------------------------------------------------------ StorageClass */
@@ -370,8 +396,11 @@ char *scan_k8s_sc_manifest(const struct scan_sc_spec *s)
 
 	if (!scan_k8s_name_ok(s->name))
 		return NULL;
-	sbuf_addf(&b, "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: %s\n  annotations:\n    " DEFAULT_KEY ": \"true\"\nprovisioner: " EBS_CSI "\nparameters:\n  type: %s\n",
-		  s->name, model_type_name(s->type));
+	sbuf_addf(
+	    &b,
+	    "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: %s\n  annotations:\n    " DEFAULT_KEY
+	    ": \"true\"\nprovisioner: " EBS_CSI "\nparameters:\n  type: %s\n",
+	    s->name, model_type_name(s->type));
 	if (s->iops_per_gb > 0)
 		sbuf_addf(&b, "  iopsPerGB: \"%g\"\n", s->iops_per_gb);
 	if (s->auto_iops_increase)
@@ -381,7 +410,9 @@ char *scan_k8s_sc_manifest(const struct scan_sc_spec *s)
 		sbuf_addf(&b, "  kmsKeyId: \"%s\"\n", s->kms_key_id);
 	if (s->fstype)
 		sbuf_addf(&b, "  csi.storage.k8s.io/fstype: %s\n", s->fstype);
-	sbuf_addstr(&b, "volumeBindingMode: WaitForFirstConsumer\nallowVolumeExpansion: true\n");
+	sbuf_addstr(
+	    &b,
+	    "volumeBindingMode: WaitForFirstConsumer\nallowVolumeExpansion: true\n");
 	if (s->retain)
 		sbuf_addstr(&b, "reclaimPolicy: Retain\n");
 	return sbuf_detach(&b, NULL);
@@ -393,8 +424,12 @@ char *scan_k8s_sc_create(const struct scan_sc_spec *s)
 
 	if (!scan_k8s_name_ok(s->name))
 		return NULL;
-	sbuf_addf(&b, "echo '{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"%s\",\"annotations\":{\"" DEFAULT_KEY "\":\"true\"}},\"provisioner\":\"" EBS_CSI "\",\"parameters\":{\"type\":\"%s\"",
-		  s->name, model_type_name(s->type));
+	sbuf_addf(
+	    &b,
+	    "echo '{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"%s\",\"annotations\":{\"" DEFAULT_KEY
+	    "\":\"true\"}},\"provisioner\":\"" EBS_CSI
+	    "\",\"parameters\":{\"type\":\"%s\"",
+	    s->name, model_type_name(s->type));
 	if (s->iops_per_gb > 0)
 		sbuf_addf(&b, ",\"iopsPerGB\":\"%g\"", s->iops_per_gb);
 	if (s->auto_iops_increase)
@@ -403,8 +438,11 @@ char *scan_k8s_sc_create(const struct scan_sc_spec *s)
 	if (s->kms_key_id)
 		sbuf_addf(&b, ",\"kmsKeyId\":\"%s\"", s->kms_key_id);
 	if (s->fstype)
-		sbuf_addf(&b, ",\"csi.storage.k8s.io/fstype\":\"%s\"", s->fstype);
-	sbuf_addstr(&b, "},\"volumeBindingMode\":\"WaitForFirstConsumer\",\"allowVolumeExpansion\":true");
+		sbuf_addf(&b, ",\"csi.storage.k8s.io/fstype\":\"%s\"",
+			  s->fstype);
+	sbuf_addstr(
+	    &b,
+	    "},\"volumeBindingMode\":\"WaitForFirstConsumer\",\"allowVolumeExpansion\":true");
 	if (s->retain)
 		sbuf_addstr(&b, ",\"reclaimPolicy\":\"Retain\"");
 	sbuf_addstr(&b, "}' | kubectl apply -f -");
@@ -424,7 +462,8 @@ static char *annotate_cmd(const struct inv_sc *const *sc, size_t n,
 
 	sbuf_addstr(&b, "kubectl annotate storageclass");
 	for (size_t i = 0; i < n; i++) {
-		if (!scan_k8s_name_ok(sc[i]->name) || b.len + strlen(sc[i]->name) > 4096)
+		if (!scan_k8s_name_ok(sc[i]->name) ||
+		    b.len + strlen(sc[i]->name) > 4096)
 			continue;
 		sbuf_addf(&b, " %s", sc[i]->name);
 		names++;
@@ -472,7 +511,8 @@ size_t scan_k8s_gp2_claims(const struct scan_k8s *c)
 		return n;
 	}
 	for (size_t i = 0; i < k->npv; i++)
-		n += k->pv[i].pvc && is_gp2(scan_k8s_sc(c, k->pv[i].storage_class));
+		n += k->pv[i].pvc &&
+		     is_gp2(scan_k8s_sc(c, k->pv[i].storage_class));
 	return n;
 }
 
@@ -519,8 +559,8 @@ void scan_k8s_fmt_rate(double usd, char *buf, size_t n)
 static void name_list(const struct inv_sc *const *sc, size_t n, struct sbuf *b)
 {
 	for (size_t i = 0; i < n && i < 8; i++)
-		sbuf_addf(b, "%s'%.64s'", i ? (i + 1 == n ? " and " : ", ") : "",
-			  sc[i]->name);
+		sbuf_addf(b, "%s'%.64s'",
+			  i ? (i + 1 == n ? " and " : ", ") : "", sc[i]->name);
 	if (n > 8)
 		sbuf_addf(b, " and %zu more", n - 8);
 }
@@ -543,10 +583,12 @@ static const struct inv_sc *replacement(const struct scan_k8s *c,
 			continue;
 		/* gp3 at the included 3,000 IOPS and 125 MiB/s (T3), or the
 		 * same IOPS per GiB as the class it replaces */
-		if (s->type == VT_GP3 ?
-		    (sc->iops && sc->iops != 3000) || sc->iops_per_gb > 0 ||
-		    (sc->throughput_mibps && sc->throughput_mibps != 125) :
-		    sc->iops || sc->iops_per_gb != s->iops_per_gb)
+		if (s->type == VT_GP3
+			? (sc->iops && sc->iops != 3000) ||
+			      sc->iops_per_gb > 0 ||
+			      (sc->throughput_mibps &&
+			       sc->throughput_mibps != 125)
+			: sc->iops || sc->iops_per_gb != s->iops_per_gb)
 			continue;
 		return sc;
 	}
@@ -554,8 +596,8 @@ static const struct inv_sc *replacement(const struct scan_k8s *c,
 }
 
 /* A class name no StorageClass has: TYPE, ebs-TYPE, ebsize-TYPE, -2.. */
-static void free_sc_name(const struct scan_k8s *c, enum vol_type t,
-			 char *buf, size_t n)
+static void free_sc_name(const struct scan_k8s *c, enum vol_type t, char *buf,
+			 size_t n)
 {
 	const char *type = model_type_name(t);
 
@@ -583,7 +625,7 @@ static void set_fix(const struct scan_k8s *c, struct scan_cluster_finding *f,
 	struct scan_sc_spec *s = &f->spec;
 
 	if (old->kms_unsafe)
-		return;   /* the reason says so; no class without its key */
+		return; /* the reason says so; no class without its key */
 	f->has_fix = 1;
 	s->type = t;
 	s->encrypted = old->encrypted;
@@ -616,9 +658,12 @@ static void price_sentence(const struct scan_cluster_finding *f,
 		return;
 	scan_k8s_fmt_rate(f->gp3_usd_per_gib, gp3, sizeof(gp3));
 	scan_k8s_fmt_rate(f->gp2_usd_per_gib, gp2, sizeof(gp2));
-	sbuf_addf(b, "; a new volume on gp3 costs %s instead of %s per GiB-month in %s (%.0f %% less), 3,000 IOPS and 125 MiB/s included",
-		  gp3, gp2, region,
-		  (f->gp2_usd_per_gib - f->gp3_usd_per_gib) / f->gp2_usd_per_gib * 100.0);
+	sbuf_addf(
+	    b,
+	    "; a new volume on gp3 costs %s instead of %s per GiB-month in %s (%.0f %% less), 3,000 IOPS and 125 MiB/s included",
+	    gp3, gp2, region,
+	    (f->gp2_usd_per_gib - f->gp3_usd_per_gib) / f->gp2_usd_per_gib *
+		100.0);
 }
 
 /* The reason of a finding that replaces the default class. */
@@ -628,20 +673,28 @@ static void fix_reason(struct scan_cluster_finding *f, const char *region,
 	struct sbuf b = SBUF_INIT(TEXT_CAP);
 
 	if (f->cat == SCAN_CL_NO_DEFAULT) {
-		sbuf_addf(&b, "no StorageClass is the default and %zu claim%s name%s gp2 classes (",
-			  f->gp2_pvcs, f->gp2_pvcs == 1 ? "" : "s",
-			  f->gp2_pvcs == 1 ? "s" : "");
+		sbuf_addf(
+		    &b,
+		    "no StorageClass is the default and %zu claim%s name%s gp2 classes (",
+		    f->gp2_pvcs, f->gp2_pvcs == 1 ? "" : "s",
+		    f->gp2_pvcs == 1 ? "s" : "");
 		name_list(f->classes, f->nclasses, &b);
 		sbuf_addstr(&b, ")");
 	} else {
 		sbuf_addstr(&b, "the default StorageClass ");
 		name_list(f->classes, f->nclasses, &b);
 		if (f->cat == SCAN_CL_DEFAULT_GP2)
-			sbuf_addf(&b, " provisions gp2%s: every claim without a class gets gp2",
-				  f->in_tree ? " with the in-tree provisioner kubernetes.io/aws-ebs" : "");
+			sbuf_addf(
+			    &b,
+			    " provisions gp2%s: every claim without a class gets gp2",
+			    f->in_tree
+				? " with the in-tree provisioner kubernetes.io/aws-ebs"
+				: "");
 		else
-			sbuf_addf(&b, " uses the in-tree provisioner kubernetes.io/aws-ebs (%s): a VolumeAttributesClass does not reach its volumes",
-				  model_type_name(old->type));
+			sbuf_addf(
+			    &b,
+			    " uses the in-tree provisioner kubernetes.io/aws-ebs (%s): a VolumeAttributesClass does not reach its volumes",
+			    model_type_name(old->type));
 	}
 	if (f->cat != SCAN_CL_DEFAULT_IN_TREE)
 		price_sentence(f, region, &b);
@@ -649,20 +702,25 @@ static void fix_reason(struct scan_cluster_finding *f, const char *region,
 		sbuf_addf(&b, "; %zu claim%s bound to gp2 classes", f->gp2_pvcs,
 			  f->gp2_pvcs == 1 ? " is" : "s are");
 	if (!f->has_fix)
-		sbuf_addf(&b, "; its kmsKeyId is not a key id, alias or ARN: write the new class by hand");
+		sbuf_addf(
+		    &b,
+		    "; its kmsKeyId is not a key id, alias or ARN: write the new class by hand");
 	else if (f->keep)
-		sbuf_addf(&b, "; StorageClass '%s' already is one: make it the default", f->keep->name);
+		sbuf_addf(
+		    &b,
+		    "; StorageClass '%s' already is one: make it the default",
+		    f->keep->name);
 	else
-		sbuf_addf(&b, "; create StorageClass '%s' (EBS CSI driver, %s) as the default",
-			  f->spec.name, model_type_name(f->spec.type));
+		sbuf_addf(
+		    &b,
+		    "; create StorageClass '%s' (EBS CSI driver, %s) as the default",
+		    f->spec.name, model_type_name(f->spec.type));
 	f->reason = sbuf_detach(&b, NULL);
 }
 
-static struct scan_cluster_finding *new_finding(struct scan_cluster_finding **out,
-						size_t *n, size_t *alloc,
-						enum scan_cluster_cat cat,
-						const struct inv_sc *const *sc,
-						size_t nsc)
+static struct scan_cluster_finding *new_finding(
+    struct scan_cluster_finding **out, size_t *n, size_t *alloc,
+    enum scan_cluster_cat cat, const struct inv_sc *const *sc, size_t nsc)
 {
 	struct scan_cluster_finding *f;
 
@@ -715,13 +773,18 @@ static void several(struct scan_cluster_finding *f,
 
 	sbuf_addf(&b, "%zu StorageClasses are marked default (", f->nclasses);
 	name_list(f->classes, f->nclasses, &b);
-	sbuf_addf(&b, "): which one a claim without a class gets depends on the Kubernetes version (the newest, '%.64s', on recent ones; older ones refuse such claims)",
-		  f->classes[0]->name);
+	sbuf_addf(
+	    &b,
+	    "): which one a claim without a class gets depends on the Kubernetes version (the newest, '%.64s', on recent ones; older ones refuse such claims)",
+	    f->classes[0]->name);
 	if (fixed) {
-		sbuf_addstr(&b, "; the commands of the finding above leave one default");
+		sbuf_addstr(
+		    &b,
+		    "; the commands of the finding above leave one default");
 	} else {
 		f->keep = gp3_default ? gp3_default : f->classes[0];
-		sbuf_addf(&b, "; keep '%.64s'%s as the only default", f->keep->name,
+		sbuf_addf(&b, "; keep '%.64s'%s as the only default",
+			  f->keep->name,
 			  gp3_default ? " (gp3, EBS CSI driver)" : "");
 		others = xcalloc(f->nclasses, sizeof(*others));
 		for (size_t i = 0; i < f->nclasses; i++)
@@ -752,8 +815,8 @@ void scan_k8s_cluster(const struct scan_k8s *c, const char *region,
 	if (ndefs)
 		qsort(defs, ndefs, sizeof(*defs), newest_first);
 	for (size_t i = 0; i < ndefs; i++) {
-		if (defs[i]->ebs && !defs[i]->in_tree && defs[i]->type == VT_GP3 &&
-		    !gp3_default)
+		if (defs[i]->ebs && !defs[i]->in_tree &&
+		    defs[i]->type == VT_GP3 && !gp3_default)
 			gp3_default = defs[i];
 		if (is_gp2(defs[i]))
 			gp2[ngp2++] = defs[i];
@@ -765,7 +828,8 @@ void scan_k8s_cluster(const struct scan_k8s *c, const char *region,
 		old = gp2[0];
 		set_fix(c, f, old, VT_GP3, defs, ndefs);
 	} else if (!gp3_default && in_tree) {
-		f = new_finding(out, n, &alloc, SCAN_CL_DEFAULT_IN_TREE, &in_tree, 1);
+		f = new_finding(out, n, &alloc, SCAN_CL_DEFAULT_IN_TREE,
+				&in_tree, 1);
 		old = in_tree;
 		set_fix(c, f, old, in_tree->type, defs, ndefs);
 	} else if (!ndefs && claims && (ngp2 = used_gp2(c, gp2))) {
@@ -779,15 +843,18 @@ void scan_k8s_cluster(const struct scan_k8s *c, const char *region,
 			    ps->type[VT_GP3].have_storage &&
 			    ps->type[VT_GP2].storage_per_gib_month > 0;
 		if (f->priced) {
-			f->gp2_usd_per_gib = scan_usd(ps->type[VT_GP2].storage_per_gib_month);
-			f->gp3_usd_per_gib = scan_usd(ps->type[VT_GP3].storage_per_gib_month);
+			f->gp2_usd_per_gib =
+			    scan_usd(ps->type[VT_GP2].storage_per_gib_month);
+			f->gp3_usd_per_gib =
+			    scan_usd(ps->type[VT_GP3].storage_per_gib_month);
 		}
 		fix_reason(f, region, old);
 	}
 	if (ndefs > 1) {
 		int fixed = *n > 0;
 
-		f = new_finding(out, n, &alloc, SCAN_CL_SEVERAL_DEFAULTS, defs, ndefs);
+		f = new_finding(out, n, &alloc, SCAN_CL_SEVERAL_DEFAULTS, defs,
+				ndefs);
 		f->gp2_pvcs = claims;
 		several(f, gp3_default, fixed);
 	}

@@ -22,7 +22,8 @@
 
 const char *solver_fit_name(enum instance_fit f)
 {
-	static const char *names[] = { "unchecked", "ok", "instance-burst", "no" };
+	static const char *names[] = { "unchecked", "ok", "instance-burst",
+				       "no" };
 
 	return names[f];
 }
@@ -42,7 +43,8 @@ static void demand(enum vol_type t, const struct need *nd, double ops,
 {
 	if (is_hdd(t)) {
 		*iops = ops;
-		*mibps = fmax(nd->mibps, ops * fmax(nd->io_kib, 1024.0) / 1024.0);
+		*mibps =
+		    fmax(nd->mibps, ops * fmax(nd->io_kib, 1024.0) / 1024.0);
 	} else {
 		*iops = model_ssd_iops_for(t, ops, nd->io_kib);
 		*mibps = fmax(nd->mibps, ops * nd->io_kib / 1024.0);
@@ -85,9 +87,11 @@ enum instance_fit solver_instance_fit(const struct instance_limits *inst,
 	double base_mibps = model_mbytes_to_mibps(inst->baseline_mbytes_per_s);
 	double max_mibps = model_mbytes_to_mibps(inst->max_mbytes_per_s);
 
-	if (iops <= inst->baseline_iops + MODEL_EPS && mibps <= base_mibps + MODEL_EPS)
+	if (iops <= inst->baseline_iops + MODEL_EPS &&
+	    mibps <= base_mibps + MODEL_EPS)
 		return FIT_OK;
-	if (iops <= inst->max_iops + MODEL_EPS && mibps <= max_mibps + MODEL_EPS)
+	if (iops <= inst->max_iops + MODEL_EPS &&
+	    mibps <= max_mibps + MODEL_EPS)
 		return FIT_BURST;
 	return FIT_NO;
 }
@@ -102,7 +106,8 @@ static int finish(const struct volume_limits *lim, const struct type_prices *p,
 	if (model_validate(lim, cfg, NULL, why, whylen))
 		return 0;
 	if (model_cost(p, cfg, &out->cost)) {
-		snprintf(why, whylen, "no %s prices", model_type_name(cfg->type));
+		snprintf(why, whylen, "no %s prices",
+			 model_type_name(cfg->type));
 		return 0;
 	}
 	out->cfg = *cfg;
@@ -115,8 +120,10 @@ static int size_too_big(const struct volume_limits *lim, long size, char *why,
 {
 	if (size <= lim->max_size_gib)
 		return 0;
-	snprintf(why, whylen, "one %s volume cannot %s (it would need %ld GiB, the maximum is %ld)",
-		 model_type_name(lim->type), what, size, lim->max_size_gib);
+	snprintf(
+	    why, whylen,
+	    "one %s volume cannot %s (it would need %ld GiB, the maximum is %ld)",
+	    model_type_name(lim->type), what, size, lim->max_size_gib);
 	return 1;
 }
 
@@ -136,20 +143,26 @@ static int best_gp3(const struct volume_limits *lim, double iops_v,
 	case MODEL_FIT_SIZE:
 		/* the IOPS never need more than 80,000 / 500 GiB: the size
 		 * asked for is what does not fit */
-		snprintf(why, whylen, "one gp3 volume holds at most %ld GiB (%ld needed)",
+		snprintf(why, whylen,
+			 "one gp3 volume holds at most %ld GiB (%ld needed)",
 			 lim->max_size_gib, size_v);
 		return 0;
-	case MODEL_FIT_PERF:
-		break;
+	case MODEL_FIT_PERF: break;
 	}
 	/* name the maximum that binds: MiB/s, else IOPS (raised by MiB/s) */
 	if (mibps_v > lim->max_mibps + MODEL_EPS)
-		snprintf(why, whylen, "one gp3 volume carries at most %g MiB/s (%g needed)",
+		snprintf(why, whylen,
+			 "one gp3 volume carries at most %g MiB/s (%g needed)",
 			 lim->max_mibps, ceil(mibps_v - MODEL_EPS));
 	else
-		snprintf(why, whylen, "one gp3 volume carries at most %ld IOPS (%g needed)",
-			 lim->max_iops, ceil(fmax(iops_v, lim->max_mibps_per_iops > 0 ?
-				mibps_v / lim->max_mibps_per_iops : 0) - MODEL_EPS));
+		snprintf(
+		    why, whylen,
+		    "one gp3 volume carries at most %ld IOPS (%g needed)",
+		    lim->max_iops,
+		    ceil(fmax(iops_v, lim->max_mibps_per_iops > 0
+					  ? mibps_v / lim->max_mibps_per_iops
+					  : 0) -
+			 MODEL_EPS));
 	return 0;
 }
 
@@ -163,7 +176,8 @@ static int best_piops(const struct volume_limits *lim, double iops_v,
 	double for_mibps = model_piops_iops_for_mibps(t, mibps_v);
 
 	if (for_mibps < 0) {
-		snprintf(why, whylen, "one %s volume carries at most %g MiB/s (%g needed)",
+		snprintf(why, whylen,
+			 "one %s volume carries at most %g MiB/s (%g needed)",
 			 model_type_name(t),
 			 model_piops_max_mibps(t, (double)lim->max_iops),
 			 ceil(mibps_v - MODEL_EPS));
@@ -171,7 +185,8 @@ static int best_piops(const struct volume_limits *lim, double iops_v,
 	}
 	iops = fmax(iops, for_mibps);
 	if (iops > (double)lim->max_iops) {
-		snprintf(why, whylen, "one %s volume carries at most %ld IOPS (%g needed)",
+		snprintf(why, whylen,
+			 "one %s volume carries at most %ld IOPS (%g needed)",
 			 model_type_name(t), lim->max_iops, iops);
 		return 0;
 	}
@@ -206,10 +221,10 @@ static long smallest_size(long lo, long hi, int (*ok)(long, const void *),
 /* Per-volume demand of one candidate for the size predicates. */
 struct vol_need {
 	enum vol_type type;
-	double iops, mibps;           /* at baseline */
+	double iops, mibps;	      /* at baseline */
 	double peak_iops, peak_mibps; /* during a peak (0: none) */
 	double peak_s, period_s;
-	int burst_only;               /* judge against the burst ceiling */
+	int burst_only; /* judge against the burst ceiling */
 };
 
 static void vol_perf(enum vol_type t, long size, struct perf *pf)
@@ -235,13 +250,15 @@ static int size_ok(long size, const void *arg)
 	vol_perf(v->type, size, &pf);
 	if (v->burst_only)
 		return pf.burst_iops + MODEL_EPS >= v->iops &&
-			pf.burst_mibps + MODEL_EPS >= v->mibps;
-	if (pf.baseline_iops + MODEL_EPS < v->iops || pf.baseline_mibps + MODEL_EPS < v->mibps)
+		       pf.burst_mibps + MODEL_EPS >= v->mibps;
+	if (pf.baseline_iops + MODEL_EPS < v->iops ||
+	    pf.baseline_mibps + MODEL_EPS < v->mibps)
 		return 0;
 	if (v->peak_iops <= 0)
 		return 1;
 	/* a peak above baseline must fit in the bucket and refill between */
-	if (pf.burst_iops + MODEL_EPS < v->peak_iops || pf.burst_mibps + MODEL_EPS < v->peak_mibps)
+	if (pf.burst_iops + MODEL_EPS < v->peak_iops ||
+	    pf.burst_mibps + MODEL_EPS < v->peak_mibps)
 		return 0;
 	base = is_hdd(v->type) ? pf.baseline_mibps : pf.baseline_iops;
 	need = spend_rate(v->type, v->peak_iops, v->peak_mibps);
@@ -249,8 +266,9 @@ static int size_ok(long size, const void *arg)
 		return 1;
 	spend = (need - base) * v->peak_s;
 	return spend <= pf.bucket + MODEL_EPS &&
-		spend <= (base - spend_rate(v->type, v->iops, v->mibps)) *
-				 (v->period_s - v->peak_s) + MODEL_EPS;
+	       spend <= (base - spend_rate(v->type, v->iops, v->mibps)) *
+				(v->period_s - v->peak_s) +
+			    MODEL_EPS;
 }
 
 /*
@@ -268,15 +286,19 @@ static void limit_text(enum vol_type t, const char *verb, double have_iops,
 	int short_mibps = have_mibps + MODEL_EPS < need_mibps;
 
 	if (short_mibps && (is_hdd(t) || !short_iops))
-		snprintf(why, whylen, "one %s volume %s at most %g MiB/s (%g needed)",
+		snprintf(why, whylen,
+			 "one %s volume %s at most %g MiB/s (%g needed)",
 			 model_type_name(t), verb, have_mibps, need_mibps);
 	else if (short_iops && !short_mibps)
-		snprintf(why, whylen, "one %s volume %s at most %g IOPS (%g needed)",
+		snprintf(why, whylen,
+			 "one %s volume %s at most %g IOPS (%g needed)",
 			 model_type_name(t), verb, have_iops, need_iops);
 	else
-		snprintf(why, whylen, "one %s volume %s at most %g IOPS and %g MiB/s (%g and %g needed)",
-			 model_type_name(t), verb, have_iops, have_mibps,
-			 need_iops, need_mibps);
+		snprintf(
+		    why, whylen,
+		    "one %s volume %s at most %g IOPS and %g MiB/s (%g and %g needed)",
+		    model_type_name(t), verb, have_iops, have_mibps, need_iops,
+		    need_mibps);
 }
 
 /* gp2, st1, sc1: the smallest size that meets the need (see size_ok). */
@@ -288,12 +310,14 @@ static int best_by_size(const struct volume_limits *lim, struct vol_need *v,
 	long s;
 
 	if (is_hdd(v->type)) {
-		double cap = v->type == VT_ST1 ? 500 : 250;   /* T1: 1 MiB I/O */
+		double cap = v->type == VT_ST1 ? 500 : 250; /* T1: 1 MiB I/O */
 
 		if (v->iops > cap + MODEL_EPS) {
-			snprintf(why, whylen,
-				 "one %s volume carries at most %g I/O per second, each counted as 1 MiB (%g needed)",
-				 model_type_name(v->type), cap, ceil(v->iops - MODEL_EPS));
+			snprintf(
+			    why, whylen,
+			    "one %s volume carries at most %g I/O per second, each counted as 1 MiB (%g needed)",
+			    model_type_name(v->type), cap,
+			    ceil(v->iops - MODEL_EPS));
 			return 0;
 		}
 	}
@@ -308,15 +332,20 @@ static int best_by_size(const struct volume_limits *lim, struct vol_need *v,
 
 		vol_perf(v->type, lim->max_size_gib, &pf);
 		if (v->burst_only)
-			limit_text(v->type, "bursts to", pf.burst_iops, pf.burst_mibps,
-				   v->iops, v->mibps, why, whylen);
-		else if (v->peak_iops > 0 && pf.baseline_iops + MODEL_EPS >= v->iops &&
+			limit_text(v->type, "bursts to", pf.burst_iops,
+				   pf.burst_mibps, v->iops, v->mibps, why,
+				   whylen);
+		else if (v->peak_iops > 0 &&
+			 pf.baseline_iops + MODEL_EPS >= v->iops &&
 			 pf.baseline_mibps + MODEL_EPS >= v->mibps)
-			snprintf(why, whylen, "no %s size both sustains the need and covers the peak from credits",
-				 model_type_name(v->type));
+			snprintf(
+			    why, whylen,
+			    "no %s size both sustains the need and covers the peak from credits",
+			    model_type_name(v->type));
 		else
 			limit_text(v->type, "sustains", pf.baseline_iops,
-				   pf.baseline_mibps, v->iops, v->mibps, why, whylen);
+				   pf.baseline_mibps, v->iops, v->mibps, why,
+				   whylen);
 		return 0;
 	}
 	cfg->size_gib = s;
@@ -333,7 +362,8 @@ static int best_standard(const struct volume_limits *lim, double iops_v,
 	struct perf pf;
 
 	vol_perf(VT_STANDARD, 1, &pf);
-	if (iops_v > pf.baseline_iops + MODEL_EPS || mibps_v > pf.baseline_mibps + MODEL_EPS) {
+	if (iops_v > pf.baseline_iops + MODEL_EPS ||
+	    mibps_v > pf.baseline_mibps + MODEL_EPS) {
 		limit_text(VT_STANDARD, "averages", pf.baseline_iops,
 			   pf.baseline_mibps, iops_v, mibps_v, why, whylen);
 		return 0;
@@ -382,11 +412,14 @@ int solver_best_of_type(const struct volume_limits *lim,
 	} else {
 		demand(t, nd, peak_ops(nd), &iops, &mibps);
 		if (t == VT_GP3)
-			ok = best_gp3(lim, iops / kk, mibps / kk, size_v, &cfg, why, whylen);
+			ok = best_gp3(lim, iops / kk, mibps / kk, size_v, &cfg,
+				      why, whylen);
 		else if (model_type_needs_iops(t))
-			ok = best_piops(lim, iops / kk, mibps / kk, size_v, &cfg, why, whylen);
+			ok = best_piops(lim, iops / kk, mibps / kk, size_v,
+					&cfg, why, whylen);
 		else
-			ok = best_standard(lim, iops / kk, mibps / kk, size_v, &cfg, why, whylen);
+			ok = best_standard(lim, iops / kk, mibps / kk, size_v,
+					   &cfg, why, whylen);
 	}
 	if (!ok || !finish(lim, p, &cfg, out, why, whylen))
 		return 0;
@@ -411,7 +444,8 @@ static int best_burst_only(const struct volume_limits *lim,
 	demand(t, nd, nd->iops, &iops, &mibps);
 	v.iops = iops;
 	v.mibps = mibps;
-	if (!best_by_size(lim, &v, ceil_l(nd->size_gib), &cfg, why, sizeof(why)) ||
+	if (!best_by_size(lim, &v, ceil_l(nd->size_gib), &cfg, why,
+			  sizeof(why)) ||
 	    !finish(lim, p, &cfg, out, why, sizeof(why)) ||
 	    solver_meets(&cfg, nd) || burst_bucket(t, (double)cfg.size_gib, &b))
 		return 0;
@@ -429,7 +463,7 @@ static int best_burst_only(const struct volume_limits *lim,
 /* ------------------------------------------------------------ ranking */
 
 static void add_note(struct solver_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void add_note(struct solver_result *r, const char *fmt, ...)
 {
@@ -467,12 +501,15 @@ static void annotate(struct candidate *o, const struct need *nd,
 		     const struct solver_result *r)
 {
 	double iops, mibps, hi = INFINITY, hm = INFINITY;
-	double have_i = o->sustained ? o->perf.baseline_iops : o->perf.burst_iops;
-	double have_m = o->sustained ? o->perf.baseline_mibps : o->perf.burst_mibps;
+	double have_i =
+	    o->sustained ? o->perf.baseline_iops : o->perf.burst_iops;
+	double have_m =
+	    o->sustained ? o->perf.baseline_mibps : o->perf.burst_mibps;
 
 	/* a set sized to carry the peak at baseline is judged against it */
-	demand(o->cfg.type, nd, o->sustained && !o->peak_covered ? peak_ops(nd) :
-	       nd->iops, &iops, &mibps);
+	demand(o->cfg.type, nd,
+	       o->sustained && !o->peak_covered ? peak_ops(nd) : nd->iops,
+	       &iops, &mibps);
 	if (iops > 0)
 		hi = (have_i - iops) / iops * 100.0;
 	if (mibps > 0)
@@ -480,8 +517,10 @@ static void annotate(struct candidate *o, const struct need *nd,
 	o->headroom_pct = fmin(hi, hm);
 	if (!isfinite(o->headroom_pct))
 		o->headroom_pct = 0;
-	o->usd_per_kiops = o->perf.baseline_iops > 0 ?
-		o->cost.total / (o->perf.baseline_iops / 1000.0) : 0;
+	o->usd_per_kiops =
+	    o->perf.baseline_iops > 0
+		? o->cost.total / (o->perf.baseline_iops / 1000.0)
+		: 0;
 	o->fit = r->fit;
 }
 
@@ -504,9 +543,11 @@ static void solve_type(const struct solver_input *in, enum vol_type t,
 	long best_k = 0;
 
 	if (is_hdd(t) && nd->iops > 0 && nd->io_kib < HDD_MIN_IO_KIB) {
-		add_note(r, "%s ruled out: %g KiB I/O is small random I/O; %s counts every I/O as 1 MiB (%g IOPS would spend %g MiB/s of credit) and is meant for large sequential I/O (64 KiB or more)",
-			 model_type_name(t), nd->io_kib, model_type_name(t),
-			 nd->iops, r->hdd_mibps);
+		add_note(
+		    r,
+		    "%s ruled out: %g KiB I/O is small random I/O; %s counts every I/O as 1 MiB (%g IOPS would spend %g MiB/s of credit) and is meant for large sequential I/O (64 KiB or more)",
+		    model_type_name(t), nd->io_kib, model_type_name(t),
+		    nd->iops, r->hdd_mibps);
 		return;
 	}
 
@@ -519,7 +560,8 @@ static void solve_type(const struct solver_input *in, enum vol_type t,
 		if (!solver_best_of_type(in->lim[t], in->prices[t], nd, k, &cur,
 					 why, sizeof(why)))
 			continue;
-		if (!have_best || cur.cost.total < best.cost.total - MODEL_EPS) {
+		if (!have_best ||
+		    cur.cost.total < best.cost.total - MODEL_EPS) {
 			best = cur;
 			best_k = k;
 			have_best = 1;
@@ -529,23 +571,28 @@ static void solve_type(const struct solver_input *in, enum vol_type t,
 		annotate(&one, nd, r);
 		add_option(r, &one);
 	}
-	if (have_best && (!have_one || best.cost.total < one.cost.total - 0.005)) {
+	if (have_best &&
+	    (!have_one || best.cost.total < one.cost.total - 0.005)) {
 		annotate(&best, nd, r);
 		add_option(r, &best);
 		if (have_one)
-			add_note(r, "a stripe of %ld x %s beats one %s volume by %s%s%.2f a month (%.0f %%)",
-				 best_k, model_type_name(t), model_type_name(t),
-				 is_usd(in->currency) ? "$" : in->currency,
-				 is_usd(in->currency) ? "" : " ",
-				 one.cost.total - best.cost.total,
-				 (one.cost.total - best.cost.total) / one.cost.total * 100);
+			add_note(
+			    r,
+			    "a stripe of %ld x %s beats one %s volume by %s%s%.2f a month (%.0f %%)",
+			    best_k, model_type_name(t), model_type_name(t),
+			    is_usd(in->currency) ? "$" : in->currency,
+			    is_usd(in->currency) ? "" : " ",
+			    one.cost.total - best.cost.total,
+			    (one.cost.total - best.cost.total) /
+				one.cost.total * 100);
 	}
 	if (!have_one && !have_best) {
 		if (in->max_stripe > 1)
 			add_note(r, "%s ruled out: even as a stripe of %ld, %s",
 				 model_type_name(t), in->max_stripe, why);
 		else
-			add_note(r, "%s ruled out: %s", model_type_name(t), why1);
+			add_note(r, "%s ruled out: %s", model_type_name(t),
+				 why1);
 	}
 	if ((t == VT_GP2 || is_hdd(t)) && nd->peak_iops <= 0 &&
 	    best_burst_only(in->lim[t], in->prices[t], nd, &cur)) {
@@ -582,27 +629,36 @@ int solver_run(const struct solver_input *in_, const struct need *nd,
 	r->fit = FIT_UNCHECKED;
 	eff.max_stripe = solver_max_stripe(in_);
 	if (eff.max_stripe < in_->max_stripe)
-		add_note(r, "%s attaches at most %ld EBS volumes (MaximumEbsAttachments, its root volume included): sets of more than %ld volumes are not offered",
-			 in->inst->instance_type, in->inst->max_ebs_attachments,
-			 eff.max_stripe);
+		add_note(
+		    r,
+		    "%s attaches at most %ld EBS volumes (MaximumEbsAttachments, its root volume included): sets of more than %ld volumes are not offered",
+		    in->inst->instance_type, in->inst->max_ebs_attachments,
+		    eff.max_stripe);
 	if (eff.max_stripe < 1)
 		return 0;
 	if (in->inst && in->inst->ebs_optimized == EBS_OPT_UNSUPPORTED) {
-		add_note(r, "%s is not EBS-optimizable (EbsOptimizedSupport unsupported): AWS publishes no EBS limit for it and its EBS traffic shares the instance's network bandwidth, so whether it carries the need is not checked",
-			 in->inst->instance_type);
+		add_note(
+		    r,
+		    "%s is not EBS-optimizable (EbsOptimizedSupport unsupported): AWS publishes no EBS limit for it and its EBS traffic shares the instance's network bandwidth, so whether it carries the need is not checked",
+		    in->inst->instance_type);
 	} else if (in->inst) {
 		r->fit = solver_instance_fit(in->inst, peak_ops(nd), r->mibps);
 		if (r->fit == FIT_NO) {
-			add_note(r, "%s carries at most %g IOPS and %.1f MiB/s (%g MB/s) of EBS traffic; the need is %g IOPS and %.1f MiB/s",
-				 in->inst->instance_type, in->inst->max_iops,
-				 model_mbytes_to_mibps(in->inst->max_mbytes_per_s),
-				 in->inst->max_mbytes_per_s, peak_ops(nd), r->mibps);
+			add_note(
+			    r,
+			    "%s carries at most %g IOPS and %.1f MiB/s (%g MB/s) of EBS traffic; the need is %g IOPS and %.1f MiB/s",
+			    in->inst->instance_type, in->inst->max_iops,
+			    model_mbytes_to_mibps(in->inst->max_mbytes_per_s),
+			    in->inst->max_mbytes_per_s, peak_ops(nd), r->mibps);
 			return 0;
 		}
 		if (r->fit == FIT_BURST)
-			add_note(r, "%s carries this only in its EBS burst (30 minutes per 24 hours): baseline %g IOPS, %.1f MiB/s",
-				 in->inst->instance_type, in->inst->baseline_iops,
-				 model_mbytes_to_mibps(in->inst->baseline_mbytes_per_s));
+			add_note(
+			    r,
+			    "%s carries this only in its EBS burst (30 minutes per 24 hours): baseline %g IOPS, %.1f MiB/s",
+			    in->inst->instance_type, in->inst->baseline_iops,
+			    model_mbytes_to_mibps(
+				in->inst->baseline_mbytes_per_s));
 	}
 	for (int t = 0; t < VT_COUNT; t++)
 		if (in->lim[t] && in->prices[t])

@@ -54,7 +54,8 @@ static void grow(struct strmap *m)
 	m->slots = xcalloc(m->cap, sizeof(*m->slots));
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.slots[i].key)
-			*find(m, old.slots[i].key, old.slots[i].hash) = old.slots[i];
+			*find(m, old.slots[i].key, old.slots[i].hash) =
+			    old.slots[i];
 	free(old.slots);
 }
 

@@ -15,15 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHART_W 760.0
-#define PLOT_H 300.0
-#define TOP 46.0
-#define RIGHT 28.0
-#define CHAR_W 6.6
-#define LEGEND_ROW 18.0
+#define CHART_W	     760.0
+#define PLOT_H	     300.0
+#define TOP	     46.0
+#define RIGHT	     28.0
+#define CHAR_W	     6.6
+#define LEGEND_ROW   18.0
 #define LEGEND_CHARS 70
-#define MAX_TICKS 64
-#define MAX_MARKS 12
+#define MAX_TICKS    64
+#define MAX_MARKS    12
 
 struct axis {
 	char *label;
@@ -48,7 +48,7 @@ struct note {
 
 struct svg_chart {
 	char *id, *title, *desc;
-	struct axis ax[2];           /* 0 = x, 1 = y */
+	struct axis ax[2]; /* 0 = x, 1 = y */
 	char **cats;
 	size_t ncats;
 	int horizontal;
@@ -82,7 +82,8 @@ static const struct {
 
 void svg_style_for(const char *type, struct svg_style *out)
 {
-	static const struct svg_style unknown = { "#777777", "6 2", SVG_MARK_CROSS, 0, 0 };
+	static const struct svg_style unknown = { "#777777", "6 2",
+						  SVG_MARK_CROSS, 0, 0 };
 
 	*out = unknown;
 	for (size_t i = 0; type && i < ARRAY_SIZE(palette); i++)
@@ -178,9 +179,9 @@ static double *copy_doubles(const double *v, size_t n)
 	return p;
 }
 
-void svg_chart_series(struct svg_chart *c, enum svg_kind kind,
-		      const char *name, const struct svg_style *st,
-		      const double *x, const double *y, size_t n)
+void svg_chart_series(struct svg_chart *c, enum svg_kind kind, const char *name,
+		      const struct svg_style *st, const double *x,
+		      const double *y, size_t n)
 {
 	struct series *s;
 
@@ -392,11 +393,13 @@ static size_t log_ticks(double lo, double hi, double *t, size_t max)
 		b = log_bound(a * 1.5, 1);
 	sparse = log10(b) - log10(a) > 2 + 1e-9;
 	t[n++] = a;
-	for (double d = pow(10, floor(log10(a) + 1e-9)); d <= b && n < max; d *= 10) {
+	for (double d = pow(10, floor(log10(a) + 1e-9)); d <= b && n < max;
+	     d *= 10) {
 		for (size_t m = 0; m < ARRAY_SIZE(mult) && n < max; m++) {
 			double v = mult[m] * d;
 
-			if ((sparse && m) || v <= a * (1 + 1e-9) || v >= b * (1 - 1e-9))
+			if ((sparse && m) || v <= a * (1 + 1e-9) ||
+			    v >= b * (1 - 1e-9))
 				continue;
 			t[n++] = v;
 		}
@@ -406,11 +409,12 @@ static size_t log_ticks(double lo, double hi, double *t, size_t max)
 	return n;
 }
 
-size_t svg_ticks(double lo, double hi, enum svg_scale scale,
-		 enum svg_unit unit, double *ticks, size_t max, double *div,
-		 double *step)
+size_t svg_ticks(double lo, double hi, enum svg_scale scale, enum svg_unit unit,
+		 double *ticks, size_t max, double *div, double *step)
 {
-	double d = unit == SVG_UNIT_SECONDS ? seconds_divisor(fmax(fabs(lo), fabs(hi))) : 1;
+	double d = unit == SVG_UNIT_SECONDS
+		       ? seconds_divisor(fmax(fabs(lo), fabs(hi)))
+		       : 1;
 	size_t n;
 
 	*div = d;
@@ -461,9 +465,8 @@ static int decimals_for(double v, double step)
 void svg_tick_label(double v, enum svg_unit unit, double div, double step,
 		    char *buf, size_t n)
 {
-	static const char *const suffix[] = {
-		"", " IOPS", " MiB/s", " GiB", "", " ms", "", " %"
-	};
+	static const char *const suffix[] = { "", " IOPS", " MiB/s", " GiB",
+					      "", " ms",   "",	     " %" };
 	const char *unit_text = suffix[unit];
 	char num[64];
 	double d = v / (div > 0 ? div : 1);
@@ -472,8 +475,8 @@ void svg_tick_label(double v, enum svg_unit unit, double div, double step,
 
 	if (unit == SVG_UNIT_SECONDS)
 		unit_text = div >= 3600 ? " h" : div >= 60 ? " min" : " s";
-	if ((unit == SVG_UNIT_IOPS || unit == SVG_UNIT_NONE) && fabs(d) >= 1e-12 &&
-	    (step > 0 ? step >= 1e4 : fabs(d) >= 1e4)) {
+	if ((unit == SVG_UNIT_IOPS || unit == SVG_UNIT_NONE) &&
+	    fabs(d) >= 1e-12 && (step > 0 ? step >= 1e4 : fabs(d) >= 1e4)) {
 		d /= 1000;
 		step /= 1000;
 		k = "k";
@@ -505,7 +508,7 @@ static void put(struct out *o, const char *s)
 }
 
 static void putf(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static void putf(struct out *o, const char *fmt, ...)
 {
 	va_list ap;
@@ -528,8 +531,8 @@ static void put_text(struct out *o, const char *s, size_t max_chars)
 struct map {
 	enum svg_scale scale;
 	enum svg_unit unit;
-	double lo, hi;            /* domain (first and last tick) */
-	double p0, p1;            /* pixels of lo and hi */
+	double lo, hi; /* domain (first and last tick) */
+	double p0, p1; /* pixels of lo and hi */
 	double ticks[MAX_TICKS];
 	size_t nticks;
 	double div, step;
@@ -594,7 +597,9 @@ static void data_range(const struct svg_chart *c, int i, struct range *r)
 				continue;
 			/* room above the tallest bar for its label */
 			for (size_t j = 0; j < s->n; j++)
-				widen(r, s->y[j] * (a->scale == SVG_LOG ? 1.5 : 1.08),
+				widen(r,
+				      s->y[j] *
+					  (a->scale == SVG_LOG ? 1.5 : 1.08),
 				      a->scale);
 			if (a->scale == SVG_LINEAR)
 				widen(r, 0, a->scale);
@@ -622,8 +627,8 @@ static void make_map(const struct svg_chart *c, int i, double p0, double p1,
 	data_range(c, i, &r);
 	m->scale = c->ax[i].scale;
 	m->unit = c->ax[i].unit;
-	m->nticks = svg_ticks(r.lo, r.hi, m->scale, m->unit, m->ticks, MAX_TICKS,
-			      &m->div, &m->step);
+	m->nticks = svg_ticks(r.lo, r.hi, m->scale, m->unit, m->ticks,
+			      MAX_TICKS, &m->div, &m->step);
 	m->lo = m->ticks[0];
 	m->hi = m->ticks[m->nticks - 1];
 	if (!(m->hi > m->lo))
@@ -634,10 +639,10 @@ static void make_map(const struct svg_chart *c, int i, double p0, double p1,
 
 struct layout {
 	double w, h;
-	double left, top, right, bottom;    /* the plot area */
+	double left, top, right, bottom; /* the plot area */
 	double legend_y;
 	size_t legend_rows;
-	int bars;                           /* a category chart */
+	int bars; /* a category chart */
 	struct map x, y;
 };
 
@@ -687,7 +692,8 @@ static size_t widest_tick(const struct map *m)
 	char buf[64];
 
 	for (size_t i = 0; i < m->nticks; i++) {
-		svg_tick_label(m->ticks[i], m->unit, m->div, m->step, buf, sizeof(buf));
+		svg_tick_label(m->ticks[i], m->unit, m->div, m->step, buf,
+			       sizeof(buf));
 		if (strlen(buf) > w)
 			w = strlen(buf);
 	}
@@ -703,8 +709,9 @@ static void layout(const struct svg_chart *c, struct layout *l)
 	l->bars = has_bars(c) && c->ncats;
 	l->w = CHART_W;
 	l->top = TOP;
-	l->bottom = TOP + (l->bars && c->horizontal ?
-			   fmax(120, 26.0 * (double)c->ncats) : PLOT_H);
+	l->bottom =
+	    TOP + (l->bars && c->horizontal ? fmax(120, 26.0 * (double)c->ncats)
+					    : PLOT_H);
 	/* provisional maps give the tick label widths */
 	make_map(c, 1, l->bottom, l->top, &l->y);
 	for (size_t i = 0; i < c->ncats; i++)
@@ -729,27 +736,36 @@ static void marker(struct out *o, enum svg_mark m, double x, double y,
 		   const char *colour)
 {
 	switch (m) {
-	case SVG_MARK_NONE:
-		break;
+	case SVG_MARK_NONE: break;
 	case SVG_MARK_CIRCLE:
-		putf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>",
+		putf(o,
+		     "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>",
 		     x, y, colour);
 		break;
 	case SVG_MARK_SQUARE:
-		putf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"%s\"/>",
-		     x - 3.5, y - 3.5, colour);
+		putf(
+		    o,
+		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"%s\"/>",
+		    x - 3.5, y - 3.5, colour);
 		break;
 	case SVG_MARK_TRIANGLE:
-		putf(o, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>",
-		     x, y - 4.5, x + 4.5, y + 3.5, x - 4.5, y + 3.5, colour);
+		putf(
+		    o,
+		    "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>",
+		    x, y - 4.5, x + 4.5, y + 3.5, x - 4.5, y + 3.5, colour);
 		break;
 	case SVG_MARK_DIAMOND:
-		putf(o, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>",
-		     x, y - 5, x + 5, y, x, y + 5, x - 5, y, colour);
+		putf(
+		    o,
+		    "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>",
+		    x, y - 5, x + 5, y, x, y + 5, x - 5, y, colour);
 		break;
 	case SVG_MARK_CROSS:
-		putf(o, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
-		     x - 4, y - 4, x + 4, y + 4, x - 4, y + 4, x + 4, y - 4, colour);
+		putf(
+		    o,
+		    "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
+		    x - 4, y - 4, x + 4, y + 4, x - 4, y + 4, x + 4, y - 4,
+		    colour);
 		break;
 	}
 }
@@ -761,7 +777,8 @@ static double stroke_w(const struct svg_style *st)
 
 static void stroke_attrs(struct out *o, const struct svg_style *st)
 {
-	putf(o, " stroke=\"%s\" stroke-width=\"%.2g\"", st->colour, stroke_w(st));
+	putf(o, " stroke=\"%s\" stroke-width=\"%.2g\"", st->colour,
+	     stroke_w(st));
 	if (st->dash)
 		putf(o, " stroke-dasharray=\"%s\"", st->dash);
 }
@@ -842,14 +859,15 @@ static void series_marks(struct out *o, const struct layout *l,
 		return;
 	for (size_t i = 0; i < s->n; i++)
 		valid += (size_t)point_ok(l, s, i);
-	every = s->kind == SVG_POINTS || valid <= MAX_MARKS ? 1 :
-		(valid + MAX_MARKS - 1) / MAX_MARKS;
+	every = s->kind == SVG_POINTS || valid <= MAX_MARKS
+		    ? 1
+		    : (valid + MAX_MARKS - 1) / MAX_MARKS;
 	for (size_t i = 0; i < s->n; i++) {
 		if (!point_ok(l, s, i))
 			continue;
 		if (k++ % every == 0)
-			marker(o, s->st.mark, px(&l->x, s->x[i]), px(&l->y, s->y[i]),
-			       s->st.colour);
+			marker(o, s->st.mark, px(&l->x, s->x[i]),
+			       px(&l->y, s->y[i]), s->st.colour);
 	}
 }
 
@@ -929,27 +947,33 @@ static void draw_bars(struct out *o, const struct svg_chart *c,
 	char buf[64];
 
 	for (size_t i = 0; i < s->n; i++) {
-		double off = (c->horizontal ? l->top : l->left) + band * (double)i +
-			     band * 0.1 + bw * (double)slot;
+		double off = (c->horizontal ? l->top : l->left) +
+			     band * (double)i + band * 0.1 + bw * (double)slot;
 		double v = s->y[i], end;
 
 		if (!in_domain(val, v)) {
 			if (c->overlap)
 				continue;
-			putf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#666\"%s>n/a</text>",
-			     c->horizontal ? base + 4 : off + bw / 2,
-			     c->horizontal ? off + bw / 2 + 3 : base - 4,
-			     c->horizontal ? "" : " text-anchor=\"middle\"");
+			putf(
+			    o,
+			    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#666\"%s>n/a</text>",
+			    c->horizontal ? base + 4 : off + bw / 2,
+			    c->horizontal ? off + bw / 2 + 3 : base - 4,
+			    c->horizontal ? "" : " text-anchor=\"middle\"");
 			continue;
 		}
 		end = px(val, v);
 		put(o, "<rect");
 		if (c->horizontal)
-			putf(o, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
-			     fmin(base, end), off, fabs(end - base), bw);
+			putf(
+			    o,
+			    " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
+			    fmin(base, end), off, fabs(end - base), bw);
 		else
-			putf(o, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
-			     off, fmin(base, end), bw, fabs(end - base));
+			putf(
+			    o,
+			    " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
+			    off, fmin(base, end), bw, fabs(end - base));
 		putf(o, " fill=\"%s\" fill-opacity=\"%.2g\"", s->st.colour,
 		     s->st.opacity > 0 ? s->st.opacity : 0.75);
 		stroke_attrs(o, &(struct svg_style){ s->st.colour, s->st.dash,
@@ -958,7 +982,8 @@ static void draw_bars(struct out *o, const struct svg_chart *c,
 		/* the type's marker inside the end of the bar, for grey scale */
 		if (fabs(end - base) >= 14 && bw >= 9) {
 			if (c->horizontal)
-				marker(o, s->st.mark, end + (end > base ? -8 : 8),
+				marker(o, s->st.mark,
+				       end + (end > base ? -8 : 8),
 				       off + bw / 2, "#ffffff");
 			else
 				marker(o, s->st.mark, off + bw / 2,
@@ -968,11 +993,15 @@ static void draw_bars(struct out *o, const struct svg_chart *c,
 			continue;
 		bar_label(v, val->unit, buf, sizeof(buf));
 		if (c->horizontal)
-			putf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>",
-			     end + 8, off + bw / 2 + 3.5, buf);
+			putf(
+			    o,
+			    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>",
+			    end + 8, off + bw / 2 + 3.5, buf);
 		else
-			putf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%s</text>",
-			     off + bw / 2, end - 4, buf);
+			putf(
+			    o,
+			    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%s</text>",
+			    off + bw / 2, end - 4, buf);
 	}
 }
 
@@ -1009,15 +1038,20 @@ static void draw_value_axis(struct out *o, const struct layout *l, int is_y)
 		double p = px(m, m->ticks[i]), w, left;
 		int end;
 
-		svg_tick_label(m->ticks[i], m->unit, m->div, m->step, buf, sizeof(buf));
+		svg_tick_label(m->ticks[i], m->unit, m->div, m->step, buf,
+			       sizeof(buf));
 		if (is_y) {
-			putf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>"
-			     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			     l->left, p, l->right, p, l->left - 6, p + 4, buf);
+			putf(
+			    o,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			    l->left, p, l->right, p, l->left - 6, p + 4, buf);
 			continue;
 		}
-		putf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>",
-		     p, l->top, p, l->bottom);
+		putf(
+		    o,
+		    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>",
+		    p, l->top, p, l->bottom);
 		w = (double)strlen(buf) * CHAR_W;
 		end = p + w / 2 > l->w - 2;
 		left = end ? p - w : p - w / 2;
@@ -1026,8 +1060,10 @@ static void draw_value_axis(struct out *o, const struct layout *l, int is_y)
 			continue;
 		}
 		last_right = left + w;
-		putf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
-		     p, l->bottom + 16, end ? "end" : "middle", buf);
+		putf(
+		    o,
+		    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
+		    p, l->bottom + 16, end ? "end" : "middle", buf);
 	}
 }
 
@@ -1039,14 +1075,18 @@ static void draw_category_axis(struct out *o, const struct svg_chart *c,
 	size_t fit = (size_t)fmax(3, band / CHAR_W - 1);
 
 	for (size_t i = 0; i < c->ncats; i++) {
-		double mid = (c->horizontal ? l->top : l->left) + band * ((double)i + 0.5);
+		double mid = (c->horizontal ? l->top : l->left) +
+			     band * ((double)i + 0.5);
 
 		if (c->horizontal)
-			putf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+			putf(o,
+			     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
 			     l->left - 6, mid + 4);
 		else
-			putf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-			     mid, l->bottom + 16);
+			putf(
+			    o,
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			    mid, l->bottom + 16);
 		put_text(o, c->cats[i], c->horizontal ? 40 : fit);
 		put(o, "</text>\n");
 	}
@@ -1055,7 +1095,8 @@ static void draw_category_axis(struct out *o, const struct svg_chart *c,
 static void draw_axes(struct out *o, const struct svg_chart *c,
 		      const struct layout *l)
 {
-	double mid_y = (l->top + l->bottom) / 2, mid_x = (l->left + l->right) / 2;
+	double mid_y = (l->top + l->bottom) / 2,
+	       mid_x = (l->left + l->right) / 2;
 
 	if (!l->bars || c->horizontal)
 		draw_value_axis(o, l, 0);
@@ -1063,13 +1104,19 @@ static void draw_axes(struct out *o, const struct svg_chart *c,
 		draw_value_axis(o, l, 1);
 	if (l->bars)
 		draw_category_axis(o, c, l);
-	putf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333\"/>\n",
-	     l->left, l->top, l->right - l->left, l->bottom - l->top);
-	putf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">",
-	     mid_x, l->bottom + 36);
+	putf(
+	    o,
+	    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333\"/>\n",
+	    l->left, l->top, l->right - l->left, l->bottom - l->top);
+	putf(
+	    o,
+	    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">",
+	    mid_x, l->bottom + 36);
 	put_text(o, c->ax[0].label, 100);
-	putf(o, "</text>\n<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\" transform=\"rotate(-90 14 %.1f)\">",
-	     mid_y, mid_y);
+	putf(
+	    o,
+	    "</text>\n<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\" transform=\"rotate(-90 14 %.1f)\">",
+	    mid_y, mid_y);
 	put_text(o, c->ax[1].label, 60);
 	put(o, "</text>\n");
 }
@@ -1085,7 +1132,8 @@ static void draw_notes(struct out *o, const struct svg_chart *c,
 		double x, y, frac;
 		const char *anchor;
 
-		if (!in_domain(&l->x, n->x) || (has_y && !in_domain(&l->y, n->y)))
+		if (!in_domain(&l->x, n->x) ||
+		    (has_y && !in_domain(&l->y, n->y)))
 			continue;
 		x = px(&l->x, n->x);
 		frac = (x - l->left) / (l->right - l->left);
@@ -1099,16 +1147,22 @@ static void draw_notes(struct out *o, const struct svg_chart *c,
 		put(o, "\">");
 		if (has_y) {
 			y = px(&l->y, n->y);
-			putf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"#222\" stroke-width=\"1.5\"/>",
-			     x, y);
+			putf(
+			    o,
+			    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"#222\" stroke-width=\"1.5\"/>",
+			    x, y);
 			y += y - l->top < 30 ? 18 : -10;
 		} else {
-			putf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222\" stroke-dasharray=\"3 3\"/>",
-			     x, l->top, x, l->bottom);
+			putf(
+			    o,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222\" stroke-dasharray=\"3 3\"/>",
+			    x, l->top, x, l->bottom);
 			y = l->top + 14 + 15 * (double)(rule++ % 6);
 		}
-		putf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"11\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
-		     x + (frac > 0.6 ? -6 : 6), y, anchor);
+		putf(
+		    o,
+		    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"11\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
+		    x + (frac > 0.6 ? -6 : 6), y, anchor);
 		put_text(o, n->text, 90);
 		put(o, "</text></g>\n");
 	}
@@ -1118,9 +1172,13 @@ static void legend_swatch(struct out *o, const struct series *s, double x,
 			  double y)
 {
 	if (s->kind == SVG_BARS || s->kind == SVG_AREA) {
-		putf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"28\" height=\"10\" fill=\"%s\" fill-opacity=\"%.2g\"",
-		     x, y - 5, s->st.colour,
-		     s->st.opacity > 0 ? s->st.opacity : s->kind == SVG_BARS ? 0.75 : 0.25);
+		putf(
+		    o,
+		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"28\" height=\"10\" fill=\"%s\" fill-opacity=\"%.2g\"",
+		    x, y - 5, s->st.colour,
+		    s->st.opacity > 0	  ? s->st.opacity
+		    : s->kind == SVG_BARS ? 0.75
+					  : 0.25);
 		stroke_attrs(o, &(struct svg_style){ s->st.colour, s->st.dash,
 						     SVG_MARK_NONE, 1.5, 0 });
 		put(o, "/>");
@@ -1130,7 +1188,8 @@ static void legend_swatch(struct out *o, const struct series *s, double x,
 		stroke_attrs(o, &s->st);
 		put(o, "/>");
 	}
-	marker(o, s->st.mark, x + 14, y, s->kind == SVG_BARS ? "#ffffff" : s->st.colour);
+	marker(o, s->st.mark, x + 14, y,
+	       s->kind == SVG_BARS ? "#ffffff" : s->st.colour);
 }
 
 static void draw_legend(struct out *o, const struct svg_chart *c,
@@ -1152,7 +1211,8 @@ static void draw_legend(struct out *o, const struct svg_chart *c,
 			x = 0;
 		}
 		legend_swatch(o, s, l->left + x, y);
-		putf(o, "<text x=\"%.1f\" y=\"%.1f\">", l->left + x + 34, y + 4);
+		putf(o, "<text x=\"%.1f\" y=\"%.1f\">", l->left + x + 34,
+		     y + 4);
 		put_text(o, s->name, LEGEND_CHARS);
 		put(o, "</text>");
 		x += w;
@@ -1166,21 +1226,28 @@ int svg_chart_render(const struct svg_chart *c, struct sbuf *sb)
 	struct layout l;
 
 	layout(c, &l);
-	putf(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\""
-	     " role=\"img\" aria-labelledby=\"%s-title %s-desc\" class=\"ebsize-chart\" data-chart=\"%s\""
-	     " font-family=\"sans-serif\" font-size=\"12\" fill=\"#222\">\n",
-	     l.w, l.h, l.w, l.h, c->id, c->id, c->id);
+	putf(
+	    &o,
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\""
+	    " role=\"img\" aria-labelledby=\"%s-title %s-desc\" class=\"ebsize-chart\" data-chart=\"%s\""
+	    " font-family=\"sans-serif\" font-size=\"12\" fill=\"#222\">\n",
+	    l.w, l.h, l.w, l.h, c->id, c->id, c->id);
 	putf(&o, "<title id=\"%s-title\">", c->id);
 	put_text(&o, c->title, 0);
 	putf(&o, "</title>\n<desc id=\"%s-desc\">", c->id);
 	put_text(&o, c->desc, 0);
 	put(&o, "</desc>\n");
-	putf(&o, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n", l.w, l.h);
-	put(&o, "<text x=\"14\" y=\"24\" font-size=\"15\" font-weight=\"bold\">");
+	putf(&o, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n", l.w,
+	     l.h);
+	put(&o,
+	    "<text x=\"14\" y=\"24\" font-size=\"15\" font-weight=\"bold\">");
 	put_text(&o, c->title, 84);
 	put(&o, "</text>\n");
-	putf(&o, "<clipPath id=\"%s-clip\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>\n",
-	     c->id, l.left - 6, l.top - 6, l.right - l.left + 12, l.bottom - l.top + 12);
+	putf(
+	    &o,
+	    "<clipPath id=\"%s-clip\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>\n",
+	    c->id, l.left - 6, l.top - 6, l.right - l.left + 12,
+	    l.bottom - l.top + 12);
 	draw_axes(&o, c, &l);
 	putf(&o, "<g clip-path=\"url(#%s-clip)\">\n", c->id);
 	draw_series(&o, c, &l);

@@ -226,7 +226,8 @@ int parse_long_range(const char *s, long min, long max, long *out)
 	}
 	if (parse_u64(s, &v) || v > (uint64_t)LONG_MAX)
 		return -1;
-	if ((neg ? -(long)v : (long)v) < min || (neg ? -(long)v : (long)v) > max)
+	if ((neg ? -(long)v : (long)v) < min ||
+	    (neg ? -(long)v : (long)v) > max)
 		return -1;
 	*out = neg ? -(long)v : (long)v;
 	return 0;
@@ -397,8 +398,7 @@ int write_file_temp(const char *path, const char *data, size_t len,
 	return EBS_OK;
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len,
-		      char *err)
+int write_file_atomic(const char *path, const char *data, size_t len, char *err)
 {
 	char *tmp;
 	int rc = write_file_temp(path, data, len, &tmp, err);

@@ -47,6 +47,7 @@
  */
 #define XLSX_SONAME "libxlsxwriter.so.4"
 
+/* clang-format off */
 #define XLSX_FUNCS(X) \
 	X(workbook_new_opt) X(workbook_add_worksheet) X(workbook_add_format) \
 	X(workbook_add_chart) X(workbook_define_name) X(workbook_close) \
@@ -58,6 +59,7 @@
 	X(chart_series_set_categories) X(chart_series_set_values) \
 	X(chart_series_set_name_range) X(chart_title_set_name) \
 	X(chart_axis_set_name) X(chart_legend_set_position) X(lxw_strerror)
+/* clang-format on */
 
 static struct xlsx_api {
 #define XLSX_PTR(f) __typeof__(&f) f;
@@ -74,30 +76,30 @@ static const struct {
 #undef XLSX_SYM
 };
 
-#define workbook_new_opt L.workbook_new_opt
-#define workbook_add_worksheet L.workbook_add_worksheet
-#define workbook_add_format L.workbook_add_format
-#define workbook_add_chart L.workbook_add_chart
-#define workbook_define_name L.workbook_define_name
-#define workbook_close L.workbook_close
-#define worksheet_write_string L.worksheet_write_string
-#define worksheet_write_number L.worksheet_write_number
+#define workbook_new_opt	    L.workbook_new_opt
+#define workbook_add_worksheet	    L.workbook_add_worksheet
+#define workbook_add_format	    L.workbook_add_format
+#define workbook_add_chart	    L.workbook_add_chart
+#define workbook_define_name	    L.workbook_define_name
+#define workbook_close		    L.workbook_close
+#define worksheet_write_string	    L.worksheet_write_string
+#define worksheet_write_number	    L.worksheet_write_number
 #define worksheet_write_formula_num L.worksheet_write_formula_num
-#define worksheet_write_boolean L.worksheet_write_boolean
-#define worksheet_set_column L.worksheet_set_column
-#define worksheet_autofilter L.worksheet_autofilter
-#define worksheet_freeze_panes L.worksheet_freeze_panes
-#define worksheet_insert_chart L.worksheet_insert_chart
-#define format_set_num_format L.format_set_num_format
-#define format_set_bold L.format_set_bold
-#define chart_add_series L.chart_add_series
+#define worksheet_write_boolean	    L.worksheet_write_boolean
+#define worksheet_set_column	    L.worksheet_set_column
+#define worksheet_autofilter	    L.worksheet_autofilter
+#define worksheet_freeze_panes	    L.worksheet_freeze_panes
+#define worksheet_insert_chart	    L.worksheet_insert_chart
+#define format_set_num_format	    L.format_set_num_format
+#define format_set_bold		    L.format_set_bold
+#define chart_add_series	    L.chart_add_series
 #define chart_series_set_categories L.chart_series_set_categories
-#define chart_series_set_values L.chart_series_set_values
+#define chart_series_set_values	    L.chart_series_set_values
 #define chart_series_set_name_range L.chart_series_set_name_range
-#define chart_title_set_name L.chart_title_set_name
-#define chart_axis_set_name L.chart_axis_set_name
-#define chart_legend_set_position L.chart_legend_set_position
-#define lxw_strerror L.lxw_strerror
+#define chart_title_set_name	    L.chart_title_set_name
+#define chart_axis_set_name	    L.chart_axis_set_name
+#define chart_legend_set_position   L.chart_legend_set_position
+#define lxw_strerror		    L.lxw_strerror
 
 /*
  * Load libxlsxwriter ($EBSIZE_LIBXLSXWRITER, else libxlsxwriter.so.4) and
@@ -117,18 +119,20 @@ static int xlsx_load(char *err)
 	lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
 		e = dlerror();
-		return ebs_fail(err, EBS_ERR_IO,
-				"--format xlsx needs libxlsxwriter, which cannot be loaded (%s); install it (Debian: apt-get install libxlsxwriter4)",
-				e ? e : "dlopen failed");
+		return ebs_fail(
+		    err, EBS_ERR_IO,
+		    "--format xlsx needs libxlsxwriter, which cannot be loaded (%s); install it (Debian: apt-get install libxlsxwriter4)",
+		    e ? e : "dlopen failed");
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(xlsx_symbols); i++) {
 		void *f = dlsym(lib, xlsx_symbols[i].name);
 
 		if (!f) {
 			dlclose(lib);
-			return ebs_fail(err, EBS_ERR_IO,
-					"--format xlsx needs libxlsxwriter, which cannot be loaded ('%s' lacks %s); install it (Debian: apt-get install libxlsxwriter4)",
-					soname, xlsx_symbols[i].name);
+			return ebs_fail(
+			    err, EBS_ERR_IO,
+			    "--format xlsx needs libxlsxwriter, which cannot be loaded ('%s' lacks %s); install it (Debian: apt-get install libxlsxwriter4)",
+			    soname, xlsx_symbols[i].name);
 		}
 		memcpy((char *)&L + xlsx_symbols[i].off, &f, sizeof(f));
 	}
@@ -136,43 +140,43 @@ static int xlsx_load(char *err)
 	return EBS_OK;
 }
 
-#define XLSX_MAX_ROWS 1048576L      /* rows in a sheet, header included */
-#define XLSX_MAX_TEXT 32767         /* bytes libxlsxwriter takes in a cell */
-#define WIDTH_MIN 6
-#define WIDTH_MAX 60
-#define WIDTH_ROWS 1000             /* rows measured for column widths */
+#define XLSX_MAX_ROWS 1048576L /* rows in a sheet, header included */
+#define XLSX_MAX_TEXT 32767    /* bytes libxlsxwriter takes in a cell */
+#define WIDTH_MIN     6
+#define WIDTH_MAX     60
+#define WIDTH_ROWS    1000 /* rows measured for column widths */
 
 /* A worksheet: one section, or several one below the other (out_sheet). */
 struct page {
 	lxw_worksheet *ws;
-	char name[32];             /* sheet name, unique, <= 31 chars */
-	const char *shared;        /* the out_sheet name that gathers sections */
+	char name[32];	    /* sheet name, unique, <= 31 chars */
+	const char *shared; /* the out_sheet name that gathers sections */
 	size_t sections;
-	size_t next_row;           /* the first row after its last section */
-	size_t *w;                 /* column widths so far */
+	size_t next_row; /* the first row after its last section */
+	size_t *w;	 /* column widths so far */
 	size_t nw;
 };
 
 /* A section and where it goes. */
 struct sheet {
 	const struct out_table *t;
-	const char *section;       /* the name formulas use ("result") */
-	char name[32];             /* its page's name */
+	const char *section; /* the name formulas use ("result") */
+	char name[32];	     /* its page's name */
 	struct page *page;
-	size_t row0;               /* 0-based row of its header */
+	size_t row0; /* 0-based row of its header */
 };
 
 struct book {
 	lxw_workbook *wb;
 	lxw_format *style[OUT_DURATION + 1];
-	lxw_format *money_cny;     /* OUT_USD cells in CNY (China regions) */
+	lxw_format *money_cny; /* OUT_USD cells in CNY (China regions) */
 	lxw_format *bold;
 	struct sheet *sheets;
 	size_t n;
 	struct page *pages;
 	size_t npages;
-	struct sbuf text;          /* scratch: text made safe */
-	struct sbuf cell;          /* scratch: one formula */
+	struct sbuf text; /* scratch: text made safe */
+	struct sbuf cell; /* scratch: one formula */
 	char *err;
 };
 
@@ -258,8 +262,10 @@ static const char *safe_text(struct book *b, const char *s)
 			p++;
 			continue;
 		}
-		if (p[0] == '_' && p[1] == 'x' && strspn((const char *)p + 2,
-		    "0123456789abcdefABCDEF") >= 4 && p[6] == '_')
+		if (p[0] == '_' && p[1] == 'x' &&
+		    strspn((const char *)p + 2, "0123456789abcdefABCDEF") >=
+			4 &&
+		    p[6] == '_')
 			sbuf_addstr(&b->text, "_x005F");
 		sbuf_add(&b->text, p, n);
 		p += n;
@@ -302,7 +308,8 @@ static void add_sheet_ref(struct sbuf *sb, const char *name)
 {
 	sbuf_addstr(sb, "'");
 	for (; *name; name++)
-		sbuf_add(sb, *name == '\'' ? "''" : name, *name == '\'' ? 2 : 1);
+		sbuf_add(sb, *name == '\'' ? "''" : name,
+			 *name == '\'' ? 2 : 1);
 	sbuf_addstr(sb, "'!");
 }
 
@@ -369,7 +376,8 @@ static int formula_compile(const struct book *b, const struct sheet *self,
 		close = strchr(p, '}');
 		if (!close) {
 			rc = ebs_fail(err, EBS_ERR_USAGE,
-				      "formula on sheet '%s': '{' without '}'", self->name);
+				      "formula on sheet '%s': '{' without '}'",
+				      self->name);
 			break;
 		}
 		ref = xstrndup(p + 1, (size_t)(close - p - 1));
@@ -409,14 +417,18 @@ static int define_names(struct book *b, const struct out_doc *doc, char *err)
 		struct formula f;
 		int bad;
 
-		if (formula_compile(b, &b->sheets[0], doc->names[i + 1], &f, err))
+		if (formula_compile(b, &b->sheets[0], doc->names[i + 1], &f,
+				    err))
 			return -1;
-		bad = f.n != 1 || workbook_define_name(b->wb, doc->names[i],
-							f.parts[0].lit) != LXW_NO_ERROR;
+		bad = f.n != 1 ||
+		      workbook_define_name(b->wb, doc->names[i],
+					   f.parts[0].lit) != LXW_NO_ERROR;
 		formula_release(&f);
 		if (bad)
-			return ebs_fail(err, EBS_ERR_USAGE, "cannot define the name '%s' as '%s'",
-					doc->names[i], doc->names[i + 1]), -1;
+			return ebs_fail(err, EBS_ERR_USAGE,
+					"cannot define the name '%s' as '%s'",
+					doc->names[i], doc->names[i + 1]),
+			       -1;
 	}
 	return 0;
 }
@@ -436,7 +448,7 @@ static void make_formats(struct book *b)
 		{ OUT_NUM3, "#,##0.000" },
 		{ OUT_USD, "$#,##0.00" },
 		{ OUT_PCT, "0.0%" },
-		{ OUT_DURATION, "#,##0" },     /* whole seconds */
+		{ OUT_DURATION, "#,##0" }, /* whole seconds */
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
@@ -464,8 +476,7 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, size_t row,
 	double v;
 
 	switch (c->kind) {
-	case CELL_NULL:
-		return 0;
+	case CELL_NULL: return 0;
 	case CELL_STR:
 	case CELL_NESTED:
 	case CELL_LIST:
@@ -477,21 +488,22 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, size_t row,
 					(int)c->i, NULL);
 		return 5;
 	case CELL_INT:
-	case CELL_NUM:
-		break;
+	case CELL_NUM: break;
 	}
 	v = c->kind == CELL_INT ? (double)c->i : c->d;
 	shown[0] = '\0';
 	if (row <= WIDTH_ROWS)
 		out_cell_display(c, st, shown, sizeof(shown));
 	if (st == OUT_PCT)
-		v /= 100.0;            /* a spreadsheet percentage is a fraction */
-	fmt = st == OUT_USD && !strcmp(c->ccy, "CNY") ? b->money_cny : b->style[st];
+		v /= 100.0; /* a spreadsheet percentage is a fraction */
+	fmt = st == OUT_USD && !strcmp(c->ccy, "CNY") ? b->money_cny
+						      : b->style[st];
 	if (f)
 		worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col,
 					    formula_text(b, f, row), fmt, v);
 	else
-		worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, fmt);
+		worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v,
+				       fmt);
 	return strlen(shown);
 }
 
@@ -525,8 +537,8 @@ static void set_widths(struct page *p)
 			width = WIDTH_MIN;
 		if (width > WIDTH_MAX)
 			width = WIDTH_MAX;
-		worksheet_set_column(p->ws, (lxw_col_t)c, (lxw_col_t)c, (double)width,
-				     NULL);
+		worksheet_set_column(p->ws, (lxw_col_t)c, (lxw_col_t)c,
+				     (double)width, NULL);
 	}
 }
 
@@ -541,9 +553,10 @@ static void header_row(struct book *b, const struct sheet *sh,
 	lxw_worksheet *ws = sh->page->ws;
 
 	if (sh->row0) {
-		worksheet_write_string(ws, (lxw_row_t)(sh->row0 - 1), 0,
-				       safe_text(b, sh->t->title ? sh->t->title :
-						 sh->section), b->bold);
+		worksheet_write_string(
+		    ws, (lxw_row_t)(sh->row0 - 1), 0,
+		    safe_text(b, sh->t->title ? sh->t->title : sh->section),
+		    b->bold);
 	}
 	for (size_t c = 0; c < n; c++) {
 		worksheet_write_string(ws, (lxw_row_t)sh->row0, (lxw_col_t)c,
@@ -589,8 +602,10 @@ static int write_list(struct book *b, const struct sheet *sh, char *err)
 	int rc = -1;
 
 	if (sh->row0 + t->nrows >= (size_t)XLSX_MAX_ROWS) {
-		ebs_fail(err, EBS_ERR_IO, "'%s' has %zu rows, more than a sheet holds (%ld)",
-			 sh->name, t->nrows, XLSX_MAX_ROWS - 1 - (long)sh->row0);
+		ebs_fail(err, EBS_ERR_IO,
+			 "'%s' has %zu rows, more than a sheet holds (%ld)",
+			 sh->name, t->nrows,
+			 XLSX_MAX_ROWS - 1 - (long)sh->row0);
 		goto out;
 	}
 	if (compile_all(b, sh, f, err))
@@ -601,8 +616,9 @@ static int write_list(struct book *b, const struct sheet *sh, char *err)
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++)
 			widen(page_width(sh->page, c),
-			      write_cell(b, ws, sh->row0 + r + 1, c, out_cell_at(t, r, c),
-					 t->cols[c].style, f[c].n ? &f[c] : NULL));
+			      write_cell(b, ws, sh->row0 + r + 1, c,
+					 out_cell_at(t, r, c), t->cols[c].style,
+					 f[c].n ? &f[c] : NULL));
 	if (t->ncols)
 		autofilter(sh, sh->row0 + t->nrows, t->ncols - 1);
 	add_charts(b, sh);
@@ -631,13 +647,16 @@ static int write_record(struct book *b, const struct sheet *sh, char *err)
 		const struct column *col = &t->cols[c];
 		lxw_row_t row = (lxw_row_t)(sh->row0 + c + 1);
 
-		worksheet_write_string(ws, row, 0, safe_text(b, col->key), NULL);
+		worksheet_write_string(ws, row, 0, safe_text(b, col->key),
+				       NULL);
 		widen(page_width(sh->page, 0), strlen(col->key));
 		widen(page_width(sh->page, 1),
-		      write_cell(b, ws, sh->row0 + c + 1, 1, out_cell_at(t, 0, c),
-				 col->style, f[c].n ? &f[c] : NULL));
+		      write_cell(b, ws, sh->row0 + c + 1, 1,
+				 out_cell_at(t, 0, c), col->style,
+				 f[c].n ? &f[c] : NULL));
 		if (strcmp(col->title, col->key)) {
-			worksheet_write_string(ws, row, 2, safe_text(b, col->title), NULL);
+			worksheet_write_string(ws, row, 2,
+					       safe_text(b, col->title), NULL);
 			widen(page_width(sh->page, 2), strlen(col->title));
 		}
 	}
@@ -659,7 +678,8 @@ static int write_pairs(struct book *b, const char *name,
 	struct sheet sh = { 0 };
 
 	if (!(p.ws = workbook_add_worksheet(b->wb, name)))
-		return ebs_fail(err, EBS_ERR_IO, "cannot add sheet '%s'", name), -1;
+		return ebs_fail(err, EBS_ERR_IO, "cannot add sheet '%s'", name),
+		       -1;
 	p.sections = 1;
 	sh.page = &p;
 	sh.section = name;
@@ -668,8 +688,9 @@ static int write_pairs(struct book *b, const char *name,
 		for (size_t c = 0; c < ncols; c++) {
 			const char *s = cells[r * ncols + c];
 
-			worksheet_write_string(p.ws, (lxw_row_t)(r + 1), (lxw_col_t)c,
-					       safe_text(b, s), NULL);
+			worksheet_write_string(p.ws, (lxw_row_t)(r + 1),
+					       (lxw_col_t)c, safe_text(b, s),
+					       NULL);
 			widen(page_width(&p, c), strlen(s));
 		}
 	autofilter(&sh, nrows, ncols - 1);
@@ -722,9 +743,10 @@ static void add_charts(struct book *b, const struct sheet *sh)
 	for (size_t i = 0; i < t->ncharts; i++) {
 		const struct out_chart *c = t->charts[i];
 		long x = out_col_index(t, c->x_key);
-		lxw_chart *ch = workbook_add_chart(b->wb, c->kind == OUT_CHART_LINE ?
-						   LXW_CHART_SCATTER_STRAIGHT :
-						   LXW_CHART_COLUMN);
+		lxw_chart *ch =
+		    workbook_add_chart(b->wb, c->kind == OUT_CHART_LINE
+						  ? LXW_CHART_SCATTER_STRAIGHT
+						  : LXW_CHART_COLUMN);
 
 		if (!ch || x < 0)
 			continue;
@@ -736,12 +758,14 @@ static void add_charts(struct book *b, const struct sheet *sh)
 			if (y < 0)
 				continue;
 			se = chart_add_series(ch, NULL, NULL);
-			chart_series_set_categories(se, sh->name, first, (lxw_col_t)x, last,
+			chart_series_set_categories(se, sh->name, first,
+						    (lxw_col_t)x, last,
 						    (lxw_col_t)x);
-			chart_series_set_values(se, sh->name, first, (lxw_col_t)y, last,
+			chart_series_set_values(se, sh->name, first,
+						(lxw_col_t)y, last,
 						(lxw_col_t)y);
-			chart_series_set_name_range(se, sh->name, (lxw_row_t)sh->row0,
-						    (lxw_col_t)y);
+			chart_series_set_name_range(
+			    se, sh->name, (lxw_row_t)sh->row0, (lxw_col_t)y);
 		}
 		if (c->x_title)
 			chart_axis_set_name(ch->x_axis, c->x_title);
@@ -749,7 +773,8 @@ static void add_charts(struct book *b, const struct sheet *sh)
 			chart_axis_set_name(ch->y_axis, c->y_title);
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
 		/* side by side to the right of the table, 20 rows apart */
-		worksheet_insert_chart(sh->page->ws, (lxw_row_t)(sh->row0 + 1 + 20 * i),
+		worksheet_insert_chart(sh->page->ws,
+				       (lxw_row_t)(sh->row0 + 1 + 20 * i),
 				       (lxw_col_t)(t->ncols + 1), ch);
 	}
 }
@@ -783,14 +808,18 @@ static void plan_sheets(struct book *b, const struct out_doc *doc)
 		sh->t = t;
 		sh->section = t->name ? t->name : roots++ ? "" : "result";
 		for (size_t k = 0; t->sheet && k < b->npages && !p; k++)
-			if (b->pages[k].shared && !strcmp(b->pages[k].shared, t->sheet))
+			if (b->pages[k].shared &&
+			    !strcmp(b->pages[k].shared, t->sheet))
 				p = &b->pages[k];
 		if (p) {
 			sh->row0 = p->next_row + 2;
 		} else {
 			p = &b->pages[b->npages];
-			sheet_name(b, b->npages, t->sheet ? t->sheet :
-				   t->name ? t->name : "result", p->name);
+			sheet_name(b, b->npages,
+				   t->sheet  ? t->sheet
+				   : t->name ? t->name
+					     : "result",
+				   p->name);
 			p->shared = t->sheet;
 			b->npages++;
 		}
@@ -806,9 +835,12 @@ static void plan_sheets(struct book *b, const struct out_doc *doc)
 static int add_pages(struct book *b, char *err)
 {
 	for (size_t i = 0; i < b->npages; i++)
-		if (!(b->pages[i].ws = workbook_add_worksheet(b->wb, b->pages[i].name)))
-			return ebs_fail(err, EBS_ERR_IO, "cannot add sheet '%s'",
-					b->pages[i].name), -1;
+		if (!(b->pages[i].ws =
+			  workbook_add_worksheet(b->wb, b->pages[i].name)))
+			return ebs_fail(err, EBS_ERR_IO,
+					"cannot add sheet '%s'",
+					b->pages[i].name),
+			       -1;
 	return 0;
 }
 
@@ -896,7 +928,8 @@ static int sheets_written(lxw_workbook *wb)
 {
 	lxw_worksheet *ws;
 
-	LXW_FOREACH_WORKSHEET(ws, wb) {
+	LXW_FOREACH_WORKSHEET(ws, wb)
+	{
 		FILE *f = ws->optimize_tmpfile;
 
 		if (!f)
@@ -920,7 +953,8 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 	int rc = -1, muted, saved_errno;
 
 	if (!to->path)
-		return ebs_fail(err, EBS_ERR_USAGE, "a workbook needs a file to write");
+		return ebs_fail(err, EBS_ERR_USAGE,
+				"a workbook needs a file to write");
 	if ((rc = xlsx_load(err)))
 		return rc;
 	dir = dir_of(to->path);
@@ -934,7 +968,8 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 	saved_errno = errno;
 	unmute_stderr(muted);
 	if (!b.wb) {
-		rc = ebs_fail(err, EBS_ERR_IO, "%s", strerror(saved_errno ? saved_errno : EIO));
+		rc = ebs_fail(err, EBS_ERR_IO, "%s",
+			      strerror(saved_errno ? saved_errno : EIO));
 		goto out;
 	}
 	make_formats(&b);
@@ -943,8 +978,9 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 	if (!rc)
 		rc = define_names(&b, doc, err);
 	for (size_t i = 0; i < b.n && !rc; i++)
-		rc = b.sheets[i].t->is_record ? write_record(&b, &b.sheets[i], err) :
-						write_list(&b, &b.sheets[i], err);
+		rc = b.sheets[i].t->is_record
+			 ? write_record(&b, &b.sheets[i], err)
+			 : write_list(&b, &b.sheets[i], err);
 	for (size_t i = 0; i < b.npages && !rc; i++)
 		set_widths(&b.pages[i]);
 	if (!rc && doc->nnotes)
@@ -953,8 +989,9 @@ int xlsx_export(const struct out_doc *doc, const struct out_target *to,
 		rc = write_about(&b, doc, to, err);
 	errno = 0;
 	if (!rc && sheets_written(b.wb))
-		rc = ebs_fail(err, EBS_ERR_IO, "temporary sheet data in '%s': %s",
-			      dir, strerror(errno));
+		rc = ebs_fail(err, EBS_ERR_IO,
+			      "temporary sheet data in '%s': %s", dir,
+			      strerror(errno));
 	muted = mute_stderr();
 	errno = 0;
 	le = workbook_close(b.wb);

@@ -40,14 +40,17 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "\nconst struct embedded_file embedded_files[] = {\n");
 	for (int i = 2; i < argc; i++)
-		fprintf(out, "\t{ \"%s\", (const char *)file_%d, sizeof(file_%d) - 1 },\n",
-			argv[i], i, i);
-	fprintf(out, "\t{ NULL, NULL, 0 }\n};\n"
-		     "const size_t embedded_files_count = %d;\n\n"
-		     "const struct embedded_file *embedded_find(const char *name)\n"
-		     "{\n\tfor (size_t i = 0; i < embedded_files_count; i++)\n"
-		     "\t\tif (!strcmp(embedded_files[i].name, name))\n"
-		     "\t\t\treturn &embedded_files[i];\n\treturn NULL;\n}\n",
+		fprintf(
+		    out,
+		    "\t{ \"%s\", (const char *)file_%d, sizeof(file_%d) - 1 },\n",
+		    argv[i], i, i);
+	fprintf(out,
+		"\t{ NULL, NULL, 0 }\n};\n"
+		"const size_t embedded_files_count = %d;\n\n"
+		"const struct embedded_file *embedded_find(const char *name)\n"
+		"{\n\tfor (size_t i = 0; i < embedded_files_count; i++)\n"
+		"\t\tif (!strcmp(embedded_files[i].name, name))\n"
+		"\t\t\treturn &embedded_files[i];\n\treturn NULL;\n}\n",
 		argc - 2);
 	if (fclose(out)) {
 		perror(argv[1]);

@@ -20,12 +20,12 @@ struct aws_creds;
 /* ------------------------------------------------------------ INI */
 
 struct aws_ini_kv {
-	char *key;               /* lower-cased */
-	char *value;             /* trimmed; wiped on release */
+	char *key;   /* lower-cased */
+	char *value; /* trimmed; wiped on release */
 };
 
 struct aws_ini_section {
-	char *name;              /* trimmed, as written: "default", "profile x" */
+	char *name; /* trimmed, as written: "default", "profile x" */
 	struct aws_ini_kv *kv;
 	size_t n, alloc;
 };
@@ -79,11 +79,7 @@ int aws_parse_time(const char *s, long long *out);
  * what names the source in messages.  EBS_OK, or EBS_ERR_PARSE /
  * EBS_ERR_AUTH with a message naming the missing member (never a value).
  */
-enum aws_doc {
-	AWS_DOC_PROCESS,
-	AWS_DOC_CONTAINER,
-	AWS_DOC_SSO_ROLE
-};
+enum aws_doc { AWS_DOC_PROCESS, AWS_DOC_CONTAINER, AWS_DOC_SSO_ROLE };
 int aws_parse_creds_json(enum aws_doc kind, const char *buf, size_t len,
 			 const char *what, struct aws_creds *c, char *err);
 

@@ -40,9 +40,9 @@
 struct aws_creds {
 	char *access_key_id;
 	char *secret_access_key;
-	char *session_token;      /* NULL when none */
-	long long expiration;     /* Unix seconds; 0: none given */
-	char source[400];         /* which source, e.g. "environment",
+	char *session_token;  /* NULL when none */
+	long long expiration; /* Unix seconds; 0: none given */
+	char source[400];     /* which source, e.g. "environment",
 				   * "credential_process of profile 'x' in
 				   * '/home/u/.aws/config'" - never a secret */
 };
@@ -51,9 +51,9 @@ struct aws_creds {
 #define AWS_CREDS_MAX_CHAIN 8
 
 struct aws_creds_opts {
-	const char *profile;         /* --profile, or NULL */
-	long long deadline_ms;       /* http_now_ms() clock; 0: none */
-	long process_timeout_s;      /* credential_process (0: 60) */
+	const char *profile;	/* --profile, or NULL */
+	long long deadline_ms;	/* http_now_ms() clock; 0: none */
+	long process_timeout_s; /* credential_process (0: 60) */
 	/* Each source tried, in order, for --explain-credentials (may be
 	 * NULL): a short name and what happened. */
 	void (*trace)(void *arg, const char *source, const char *result);
@@ -79,8 +79,8 @@ int aws_creds_load(struct aws_creds *c, char *err);
  * file) into c.  EBS_OK, or EBS_ERR_AUTH when the profile or its keys
  * are missing.
  */
-int aws_creds_from_ini(const char *buf, const char *profile,
-		       const char *path, struct aws_creds *c, char *err);
+int aws_creds_from_ini(const char *buf, const char *profile, const char *path,
+		       struct aws_creds *c, char *err);
 
 /*
  * No core dumps and (Linux) not dumpable from here on, so a crash does not

@@ -18,17 +18,17 @@ enum batch_format { BATCH_AUTO = 0, BATCH_JSONL, BATCH_CSV };
 
 /* What a value was in the input. */
 enum batch_kind {
-	BATCH_NULL,     /* JSON null, an empty CSV cell: as if not given */
-	BATCH_STRING,   /* a JSON string or a CSV cell */
-	BATCH_NUMBER,   /* a JSON number: val is its text as written */
-	BATCH_BOOL,     /* JSON true/false: val "true" or "false" */
-	BATCH_LIST      /* a JSON array of strings and numbers: val joins
+	BATCH_NULL,   /* JSON null, an empty CSV cell: as if not given */
+	BATCH_STRING, /* a JSON string or a CSV cell */
+	BATCH_NUMBER, /* a JSON number: val is its text as written */
+	BATCH_BOOL,   /* JSON true/false: val "true" or "false" */
+	BATCH_LIST    /* a JSON array of strings and numbers: val joins
 			   them with ',' ("gp3,io2"), as --types takes them */
 };
 
 struct batch_field {
 	const char *key;
-	const char *val;          /* NUL-terminated; NULL for BATCH_NULL */
+	const char *val; /* NUL-terminated; NULL for BATCH_NULL */
 	enum batch_kind kind;
 };
 
@@ -56,8 +56,8 @@ int batch_parse_json(const char *line, size_t len, struct batch_req *r,
  * others BATCH_STRING.  -1 with why when the record has another number
  * of fields than the header.
  */
-int batch_from_csv(char *const *hdr, size_t nhdr, char *const *fld,
-		   size_t nfld, struct batch_req *r, char *why, size_t n);
+int batch_from_csv(char *const *hdr, size_t nhdr, char *const *fld, size_t nfld,
+		   struct batch_req *r, char *why, size_t n);
 
 /*
  * The header of a CSV batch: -1 with why when a column is empty or given

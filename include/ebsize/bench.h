@@ -17,7 +17,7 @@
 #include "ebsize/err.h"
 
 #define BENCH_MAX_PHASES 32
-#define BENCH_NAME_LEN 48
+#define BENCH_NAME_LEN	 48
 /* Longest path a run stores (target, fio output files): a longer one is
  * refused with a message, never cut short. */
 #define BENCH_PATH_LEN 4096
@@ -25,19 +25,19 @@
 /* ------------------------------------------------------------ profiles */
 
 struct bench_phase_def {
-	char name[BENCH_NAME_LEN];   /* [a-z0-9_-]+ */
-	char rw[16];                 /* fio rw= */
-	char bs[16];                 /* fio bs= */
+	char name[BENCH_NAME_LEN]; /* [a-z0-9_-]+ */
+	char rw[16];		   /* fio rw= */
+	char bs[16];		   /* fio bs= */
 	long iodepth;
 	long numjobs;
-	long runtime_s;              /* 0: not time_based, writes the file once */
-	long burst_runtime_s;        /* runtime on gp2/st1/sc1; 0: runtime_s */
-	int iops_log;                /* per-second IOPS log (log_avg_msec=1000) */
+	long runtime_s;	      /* 0: not time_based, writes the file once */
+	long burst_runtime_s; /* runtime on gp2/st1/sc1; 0: runtime_s */
+	int iops_log;	      /* per-second IOPS log (log_avg_msec=1000) */
 };
 
 struct bench_profile {
 	char name[64];
-	char size[32];               /* fio size= text ("8g") */
+	char size[32]; /* fio size= text ("8g") */
 	uint64_t size_bytes;
 	struct bench_phase_def phase[BENCH_MAX_PHASES];
 	size_t nphases;
@@ -95,26 +95,26 @@ struct bench_phase_result {
 	long numjobs;
 	double runtime_s;
 	double iops, bw_mibps;
-	double lat_mean_ms, p50_ms, p95_ms, p99_ms, p999_ms;  /* completion */
-	double lat_total_ms;         /* mean total latency (fio lat_ns) */
+	double lat_mean_ms, p50_ms, p95_ms, p99_ms, p999_ms; /* completion */
+	double lat_total_ms; /* mean total latency (fio lat_ns) */
 	double iops_min, iops_max;
 	long samples;
 	/* analysis */
-	double steady_iops;          /* mean of the samples after the first */
+	double steady_iops; /* mean of the samples after the first */
 	double iops_stddev;
 	double first_sample_iops;
 	double cliff_t_s, iops_before_cliff, iops_after_cliff;
 	double cliff_drop_ratio, cliff_transition_s;
 	double p95_over_p50;
-	int bimodal;                 /* -1 unknown, 0 no, 1 yes */
-	double little_lat_ms;        /* iodepth * numjobs / IOPS */
-	double little_ratio;         /* lat_total_ms (else lat_mean_ms) /
+	int bimodal;		/* -1 unknown, 0 no, 1 yes */
+	double little_lat_ms;	/* iodepth * numjobs / IOPS */
+	double little_ratio;	/* lat_total_ms (else lat_mean_ms) /
 	                              * little_lat_ms */
-	double model_cliff_t_s;      /* NAN when the type has no cliff */
+	double model_cliff_t_s; /* NAN when the type has no cliff */
 	double model_steady_iops;
 	char started_at[32];
 	char finished_at[32];
-	char raw_output[BENCH_PATH_LEN];        /* the fio JSON kept under --results */
+	char raw_output[BENCH_PATH_LEN]; /* the fio JSON kept under --results */
 	char notes[256];
 };
 
@@ -125,11 +125,11 @@ void bench_phase_result_init(struct bench_phase_result *p);
 struct bench_run {
 	long long id;
 	char label[128];
-	char source[16];             /* published, measured, imported */
+	char source[16]; /* published, measured, imported */
 	char volume_type[16];
-	double size_gib;             /* NAN unknown */
-	long iops;                   /* provisioned; 0 unknown */
-	double throughput_mibps;     /* provisioned; NAN unknown */
+	double size_gib;	 /* NAN unknown */
+	long iops;		 /* provisioned; 0 unknown */
+	double throughput_mibps; /* provisioned; NAN unknown */
 	char instance_type[32];
 	char region[32];
 	char fio_version[32];
@@ -149,10 +149,10 @@ struct bench_run {
 	 * has_target_id 0 for runs stored before it was recorded */
 	int has_target_id;
 	unsigned long long target_dev, target_ino;
-	char *profile_text;          /* heap or NULL */
-	char *results_dir;           /* heap or NULL */
-	char *provenance;            /* heap or NULL */
-	char *notes;                 /* heap or NULL */
+	char *profile_text; /* heap or NULL */
+	char *results_dir;  /* heap or NULL */
+	char *provenance;   /* heap or NULL */
+	char *notes;	    /* heap or NULL */
 };
 
 void bench_run_init(struct bench_run *r);
@@ -172,10 +172,10 @@ void bench_series_stats(const struct bench_sample *s, size_t n, size_t skip,
 
 struct bench_cliff {
 	int found;
-	double t_s;              /* first sample below the high level */
+	double t_s; /* first sample below the high level */
 	double iops_before, iops_after;
-	double drop_ratio;       /* iops_after / iops_before */
-	double transition_s;     /* last high sample to first low sample */
+	double drop_ratio;   /* iops_after / iops_before */
+	double transition_s; /* last high sample to first low sample */
 };
 
 /*
@@ -204,14 +204,14 @@ int bench_model_expect(const char *volume_type, double size_gib, long iops,
 
 /* What ebsize found out about the test file and what holds it. */
 struct bench_target_info {
-	char path[BENCH_PATH_LEN];   /* absolute */
+	char path[BENCH_PATH_LEN]; /* absolute */
 	int exists;
 	int is_block;
-	int is_symlink;              /* path itself is a symbolic link */
+	int is_symlink;		     /* path itself is a symbolic link */
 	unsigned long long dev, ino; /* lstat of path when it exists */
-	char device[64];             /* "nvme1n1", "vda"; "" unknown */
-	char filesystem[32];         /* "ext4", "xfs", ...; "" for a device */
-	char ebs_volume_id[32];      /* "vol-..." on an NVMe EBS device */
+	char device[64];	     /* "nvme1n1", "vda"; "" unknown */
+	char filesystem[32];	     /* "ext4", "xfs", ...; "" for a device */
+	char ebs_volume_id[32];	     /* "vol-..." on an NVMe EBS device */
 };
 
 /*
@@ -228,9 +228,9 @@ int bench_find_fio(char *path, size_t n, char *err, char *hint);
  * (EBS_ERR_IO), O_DIRECT (EBS_ERR_EXEC) and the kernel's AIO for libaio.
  * Fills info.  err and hint (EBS_ERRLEN each) explain a refusal.
  */
-int bench_check_target(const char *target, uint64_t size_bytes,
-		       int destructive, int created_by_us,
-		       struct bench_target_info *info, char *err, char *hint);
+int bench_check_target(const char *target, uint64_t size_bytes, int destructive,
+		       int created_by_us, struct bench_target_info *info,
+		       char *err, char *hint);
 
 /*
  * Create the missing target file (O_CREAT|O_EXCL|O_NOFOLLOW, so nothing
@@ -281,8 +281,8 @@ typedef void (*bench_progress_fn)(void *arg, double elapsed_s, double iops);
  * fio completed anyway (exit 0, JSON without "terminating on signal") is
  * returned as usual; else EBS_ERR_INTERRUPTED.  progress may be NULL.
  */
-int bench_run_phase(const char *fio, const struct bench_profile *pr,
-		    size_t i, const char *target, const char *volume_type,
+int bench_run_phase(const char *fio, const struct bench_profile *pr, size_t i,
+		    const char *target, const char *volume_type,
 		    const char *outdir, bench_progress_fn progress, void *arg,
 		    volatile sig_atomic_t *stop, struct bench_phase_result *out,
 		    struct bench_sample **samples, size_t *nsamples,
@@ -293,8 +293,8 @@ int bench_run_phase(const char *fio, const struct bench_profile *pr,
  * IOPS logs named in logs (may be empty).  One phase per job name; *out
  * and each (*samples)[k] are heap (caller frees all).
  */
-int bench_read_outputs(const char *json_path, char *const *logs,
-		       size_t nlogs, struct bench_phase_result **out,
+int bench_read_outputs(const char *json_path, char *const *logs, size_t nlogs,
+		       struct bench_phase_result **out,
 		       struct bench_sample ***samples, size_t **nsamples,
 		       size_t *nphases, char *fio_version, size_t fvn,
 		       int *interrupted, char *err);
@@ -334,12 +334,12 @@ long bench_import_seq(const char *json_path);
 struct bench_k8s_opts {
 	const char *types[8];
 	size_t ntypes;
-	const char *size;            /* Kubernetes quantity, "100Gi" */
-	const char *instance;        /* NULL: no nodeSelector */
+	const char *size;     /* Kubernetes quantity, "100Gi" */
+	const char *instance; /* NULL: no nodeSelector */
 	const char *namespace_;
 	const char *image;
-	long iops;                   /* gp3/io1/io2 provisioned; 0 default */
-	long throughput_mibps;       /* gp3; 0 default */
+	long iops;	       /* gp3/io1/io2 provisioned; 0 default */
+	long throughput_mibps; /* gp3; 0 default */
 };
 
 /*
@@ -347,7 +347,6 @@ struct bench_k8s_opts {
  * profile pr into *out (heap, NUL-terminated; caller frees).
  */
 int bench_k8s_manifests(const struct bench_profile *pr,
-			const struct bench_k8s_opts *o, char **out,
-			char *err);
+			const struct bench_k8s_opts *o, char **out, char *err);
 
 #endif

@@ -33,9 +33,9 @@
 
 enum bill_format {
 	BILL_FMT_UNKNOWN,
-	BILL_FMT_FOCUS,     /* FOCUS 1.0+ (AWS Data Exports) */
-	BILL_FMT_CUR,       /* legacy CUR: lineItem/UsageType ... */
-	BILL_FMT_CUR2,      /* CUR 2.0: line_item_usage_type ... */
+	BILL_FMT_FOCUS, /* FOCUS 1.0+ (AWS Data Exports) */
+	BILL_FMT_CUR,	/* legacy CUR: lineItem/UsageType ... */
+	BILL_FMT_CUR2,	/* CUR 2.0: line_item_usage_type ... */
 	BILL_FMT_COUNT
 };
 
@@ -45,31 +45,31 @@ int billing_format_parse(const char *s, enum bill_format *out);
 
 /* What a billing row pays for. */
 enum bill_comp {
-	BILL_STORAGE,       /* GB-Mo */
-	BILL_IOPS,          /* IOPS-Mo (gp3 above 3,000; io1; io2 tiers) */
-	BILL_THROUGHPUT,    /* gp3 above 125 MiB/s (GiBps-mo) */
-	BILL_IO,            /* standard: I/O requests */
+	BILL_STORAGE,	 /* GB-Mo */
+	BILL_IOPS,	 /* IOPS-Mo (gp3 above 3,000; io1; io2 tiers) */
+	BILL_THROUGHPUT, /* gp3 above 125 MiB/s (GiBps-mo) */
+	BILL_IO,	 /* standard: I/O requests */
 	BILL_COMP_COUNT
 };
 const char *billing_comp_name(enum bill_comp c);
 
 /* Why a row was not used (counted per file; the first few are kept). */
 enum bill_bad {
-	BILL_BAD_FIELDS,    /* field count differs from the header's */
-	BILL_BAD_NO_ID,     /* no resource id (export without them?) */
-	BILL_BAD_UNIT,      /* unknown unit, or one the usage type rules out */
-	BILL_BAD_NUMBER,    /* quantity not a number */
-	BILL_BAD_NEGATIVE,  /* negative quantity */
-	BILL_BAD_DATE,      /* usage start/end unreadable or not increasing */
-	BILL_BAD_CURRENCY,  /* a currency other than the file's first */
+	BILL_BAD_FIELDS,   /* field count differs from the header's */
+	BILL_BAD_NO_ID,	   /* no resource id (export without them?) */
+	BILL_BAD_UNIT,	   /* unknown unit, or one the usage type rules out */
+	BILL_BAD_NUMBER,   /* quantity not a number */
+	BILL_BAD_NEGATIVE, /* negative quantity */
+	BILL_BAD_DATE,	   /* usage start/end unreadable or not increasing */
+	BILL_BAD_CURRENCY, /* a currency other than the file's first */
 	BILL_BAD_COUNT
 };
 const char *billing_bad_name(enum bill_bad b);
 
 /* Caps: one CSV record, one file's kept messages, tags per volume. */
-#define BILL_MAX_RECORD ((size_t)1 << 20)
+#define BILL_MAX_RECORD		 ((size_t)1 << 20)
 #define BILL_MAX_ISSUES_PER_FILE 20
-#define BILL_MAX_TAGS 64
+#define BILL_MAX_TAGS		 64
 
 struct bill_tag {
 	const char *key;
@@ -84,27 +84,27 @@ struct bill_volume {
 	const char *id;
 	const char *usage_account;
 	const char *payer_account;
-	const char *region;          /* region column, else usage-type prefix */
-	const char *currency;        /* the billing currency of its rows */
-	enum vol_type type;          /* of the latest storage row */
-	int type_changed;            /* storage rows of more than one type */
-	int have_storage;            /* storage rows seen (else no size) */
-	double size_max_gib;         /* largest GB-Mo x hours in month / hours */
-	long size_gib;               /* billing_round_units(size_max_gib) */
-	double iops_extra_max[3];    /* per tier: largest IOPS-Mo rate */
-	long iops;                   /* gp3: included + extra; io1/io2: sum */
-	double mibps_extra_max;      /* gp3: largest MiB/s above the baseline */
-	long throughput_mibps;       /* gp3: included + extra; else 0 */
-	double hours;                /* hours of storage rows */
-	double months;               /* sum of hours / hours of their month */
-	double io_requests;          /* standard: I/O requests */
-	double billed[BILL_COMP_COUNT];   /* BilledCost / (net) unblended */
-	double list[BILL_COMP_COUNT];     /* ListCost / publicOnDemandCost */
+	const char *region;	  /* region column, else usage-type prefix */
+	const char *currency;	  /* the billing currency of its rows */
+	enum vol_type type;	  /* of the latest storage row */
+	int type_changed;	  /* storage rows of more than one type */
+	int have_storage;	  /* storage rows seen (else no size) */
+	double size_max_gib;	  /* largest GB-Mo x hours in month / hours */
+	long size_gib;		  /* billing_round_units(size_max_gib) */
+	double iops_extra_max[3]; /* per tier: largest IOPS-Mo rate */
+	long iops;		  /* gp3: included + extra; io1/io2: sum */
+	double mibps_extra_max;	  /* gp3: largest MiB/s above the baseline */
+	long throughput_mibps;	  /* gp3: included + extra; else 0 */
+	double hours;		  /* hours of storage rows */
+	double months;		  /* sum of hours / hours of their month */
+	double io_requests;	  /* standard: I/O requests */
+	double billed[BILL_COMP_COUNT]; /* BilledCost / (net) unblended */
+	double list[BILL_COMP_COUNT];	/* ListCost / publicOnDemandCost */
 	double billed_total, list_total;
-	long long first_start, last_end;  /* epoch seconds, UTC */
-	const struct bill_tag *tags; /* of the latest row carrying tags */
+	long long first_start, last_end; /* epoch seconds, UTC */
+	const struct bill_tag *tags;	 /* of the latest row carrying tags */
 	size_t ntags;
-	const char *file;            /* where its first row is */
+	const char *file; /* where its first row is */
 	size_t line;
 };
 
@@ -117,15 +117,15 @@ long billing_round_units(double v);
 struct bill_file {
 	char *name;
 	enum bill_format format;
-	const char *currency;        /* the first row's; "" none yet */
-	int have_id_column;          /* 0: the export has no resource ids */
-	unsigned long long bytes;    /* CSV text read (after gunzip) */
-	size_t rows;                 /* data rows */
-	size_t volume_rows;          /* EBS volume rows used */
-	size_t snapshot_rows;        /* EBS snapshot rows (ARN ids): skipped */
-	size_t other_rows;           /* not EBS volume usage: skipped */
+	const char *currency;	  /* the first row's; "" none yet */
+	int have_id_column;	  /* 0: the export has no resource ids */
+	unsigned long long bytes; /* CSV text read (after gunzip) */
+	size_t rows;		  /* data rows */
+	size_t volume_rows;	  /* EBS volume rows used */
+	size_t snapshot_rows;	  /* EBS snapshot rows (ARN ids): skipped */
+	size_t other_rows;	  /* not EBS volume usage: skipped */
 	size_t bad[BILL_BAD_COUNT];
-	char *error;                 /* the file-level error, NULL none */
+	char *error; /* the file-level error, NULL none */
 };
 
 /* A row that was not used, with its place. */
@@ -144,15 +144,15 @@ struct bill_issue {
 struct billing_data {
 	struct bill_volume **vol;
 	size_t nvol, avol;
-	long long period_start, period_end;  /* epoch seconds; 0 no rows */
+	long long period_start, period_end; /* epoch seconds; 0 no rows */
 	struct bill_file *files;
 	size_t nfiles, afiles;
 	struct bill_issue *issues;
 	size_t nissues, aissues;
 	/* internal */
-	struct strmap by_id;      /* id -> volume */
-	struct strmap strings;    /* interned strings */
-	struct strmap tagsets;    /* tag cell -> parsed tags */
+	struct strmap by_id;   /* id -> volume */
+	struct strmap strings; /* interned strings */
+	struct strmap tagsets; /* tag cell -> parsed tags */
 	int finished;
 };
 
@@ -222,22 +222,22 @@ int billing_read_file(struct billing_data *d, const char *path, char *err);
 /* ------------------------------------------------------------ rules */
 
 enum bill_cat {
-	BILL_NONE,                /* nothing to propose */
-	BILL_GP2_TO_GP3,          /* in place, nowhere slower */
-	BILL_GP2_SIZED_FOR_IOPS,  /* gp3 in place; size looks bought for IOPS */
-	BILL_IO1_TO_IO2,          /* same IOPS, tiered price */
-	BILL_IO1_TO_GP3,          /* gp3 carries the IOPS and MiB/s */
-	BILL_NOT_IN_INVENTORY,    /* billed, absent from describe-volumes */
+	BILL_NONE,		 /* nothing to propose */
+	BILL_GP2_TO_GP3,	 /* in place, nowhere slower */
+	BILL_GP2_SIZED_FOR_IOPS, /* gp3 in place; size looks bought for IOPS */
+	BILL_IO1_TO_IO2,	 /* same IOPS, tiered price */
+	BILL_IO1_TO_GP3,	 /* gp3 carries the IOPS and MiB/s */
+	BILL_NOT_IN_INVENTORY,	 /* billed, absent from describe-volumes */
 	BILL_CAT_COUNT
 };
 /* "gp2_to_gp3", ...; "" for BILL_NONE (the JSON value). */
 const char *billing_cat_name(enum bill_cat c);
 
 enum bill_status {
-	BILL_PRICED,              /* current and proposed figures valid */
-	BILL_NO_SIZE,             /* no storage rows: size unknown */
-	BILL_NO_PRICES,           /* no (complete) prices for the region */
-	BILL_OTHER_CURRENCY,      /* prices in another currency than the bill */
+	BILL_PRICED,	     /* current and proposed figures valid */
+	BILL_NO_SIZE,	     /* no storage rows: size unknown */
+	BILL_NO_PRICES,	     /* no (complete) prices for the region */
+	BILL_OTHER_CURRENCY, /* prices in another currency than the bill */
 	BILL_STATUS_COUNT
 };
 const char *billing_status_name(enum bill_status s);
@@ -255,22 +255,22 @@ typedef int (*billing_prices_fn)(const char *region,
 struct bill_finding {
 	enum bill_cat cat;
 	enum bill_status status;
-	int in_inventory;         /* -1 no describe-volumes given, 0 absent, 1 */
-	int partial;              /* present for part of the period */
-	struct vol_config cur;    /* as billed */
-	struct vol_config prop;   /* proposal (cat not NONE/NOT_IN_INVENTORY) */
+	int in_inventory;	/* -1 no describe-volumes given, 0 absent, 1 */
+	int partial;		/* present for part of the period */
+	struct vol_config cur;	/* as billed */
+	struct vol_config prop; /* proposal (cat not NONE/NOT_IN_INVENTORY) */
 	const char *price_currency;
 	/* at the prices in force, full month */
 	double cur_per_month;
 	double prop_per_month;
-	double save_per_month;    /* > 0 with a proposal, else 0 */
+	double save_per_month; /* > 0 with a proposal, else 0 */
 	/* over the period: x months present (prorated) */
 	double cur_period;
 	double save_period;
-	double discount;          /* billed / list of the export; 1 none */
-	double save_billed_period;   /* save_period x discount */
-	long target_iops;         /* gp2 size looks chosen for it; 0 no */
-	long alt_size_gib;        /* gp3 size carrying target_iops */
+	double discount;	   /* billed / list of the export; 1 none */
+	double save_billed_period; /* save_period x discount */
+	long target_iops;	   /* gp2 size looks chosen for it; 0 no */
+	long alt_size_gib;	   /* gp3 size carrying target_iops */
 };
 
 /*
@@ -290,22 +290,22 @@ void billing_reason(const struct bill_volume *v, const struct bill_finding *f,
 
 enum bill_group {
 	BILL_BY_CURRENCY,
-	BILL_BY_ACCOUNT,          /* usage account */
+	BILL_BY_ACCOUNT, /* usage account */
 	BILL_BY_PAYER,
 	BILL_BY_REGION,
-	BILL_BY_TAG,              /* the value of one tag key ("" untagged) */
+	BILL_BY_TAG, /* the value of one tag key ("" untagged) */
 	BILL_GROUP_COUNT
 };
 
 struct bill_total {
-	const char *key;          /* group value (not owned) */
+	const char *key; /* group value (not owned) */
 	const char *currency;
 	size_t volumes;
 	size_t findings[BILL_CAT_COUNT];
 	size_t unpriced;
-	double billed;            /* from the export */
-	double list;              /* from the export */
-	double cur_period;        /* at the prices in force */
+	double billed;	   /* from the export */
+	double list;	   /* from the export */
+	double cur_period; /* at the prices in force */
 	double save_period;
 	double save_billed_period;
 	double save_per_month;
@@ -333,7 +333,7 @@ const char *billing_tag(const struct bill_volume *v, const char *key);
  */
 struct billing_result {
 	struct billing_data *data;
-	struct bill_finding *f;   /* parallel to data->vol */
+	struct bill_finding *f; /* parallel to data->vol */
 	size_t files_failed;
 };
 
@@ -353,8 +353,8 @@ int billing_scan_files(const char *const *paths, size_t n,
  * owned by out from then, also on error).  An error of prices stops it
  * (its err).
  */
-int billing_analyze(struct billing_data *d, billing_prices_fn prices,
-		    void *arg, const struct volume_limits lim[VT_COUNT],
+int billing_analyze(struct billing_data *d, billing_prices_fn prices, void *arg,
+		    const struct volume_limits lim[VT_COUNT],
 		    const struct idset *known_ids, struct billing_result *out,
 		    char *err);
 
@@ -372,9 +372,9 @@ struct bill_sql_prices {
 
 struct bill_sql_opts {
 	enum bill_dialect dialect;
-	enum bill_format schema;  /* FOCUS, CUR or CUR2 */
-	const char *table;        /* FROM target; NULL: a default name */
-	const char *version;      /* ebsize version for the header; NULL ok */
+	enum bill_format schema; /* FOCUS, CUR or CUR2 */
+	const char *table;	 /* FROM target; NULL: a default name */
+	const char *version;	 /* ebsize version for the header; NULL ok */
 };
 
 /*

@@ -14,9 +14,9 @@
 struct bucket {
 	enum vol_type type;
 	double size_gib;
-	double baseline;     /* earn rate and sustained rate */
-	double ceiling;      /* burst rate while credits last */
-	double capacity;     /* credits when full */
+	double baseline; /* earn rate and sustained rate */
+	double ceiling;	 /* burst rate while credits last */
+	double capacity; /* credits when full */
 };
 
 /* Fill b for a gp2, st1 or sc1 volume; -1 for other types. */
@@ -31,7 +31,7 @@ struct burst_step {
 struct burst_profile {
 	struct burst_step *steps;
 	size_t n;
-	long repeat;         /* run the steps this many times (>= 1) */
+	long repeat; /* run the steps this many times (>= 1) */
 };
 
 /*
@@ -50,8 +50,8 @@ typedef void (*burst_sample_fn)(long t, double demand, double delivered,
 				double credits, void *arg);
 
 struct burst_result {
-	long seconds;              /* simulated */
-	long time_to_empty_s;      /* first second the bucket ran dry under
+	long seconds;	      /* simulated */
+	long time_to_empty_s; /* first second the bucket ran dry under
 				    * demand above baseline; -1 if never */
 	double average_delivered;
 	double min_delivered;
@@ -59,8 +59,8 @@ struct burst_result {
 	double start_credits;
 	double end_credits;
 	double min_credits;
-	double refill_seconds;     /* from end_credits to full at zero I/O */
-	long shortfall_seconds;    /* seconds delivered < demand */
+	double refill_seconds;	/* from end_credits to full at zero I/O */
+	long shortfall_seconds; /* seconds delivered < demand */
 };
 
 /*

@@ -13,9 +13,9 @@
 #include "ebsize/out.h"
 
 /* Exit codes, mapped in one place (cli_exit). */
-#define EXIT_OK 0
+#define EXIT_OK	     0
 #define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
+#define EXIT_USAGE   2
 
 struct db;
 struct cmd;
@@ -24,55 +24,56 @@ struct cmd;
 
 struct cli_ctx {
 	/* global options */
-	const char *db_path_opt;   /* --db, or NULL */
-	const char *region;        /* resolved: --region, env, us-east-1 */
-	int region_from_opt;       /* --region was given explicitly */
-	const char *regions[CLI_MAX_REGIONS];  /* every --region, in order */
+	const char *db_path_opt; /* --db, or NULL */
+	const char *region;	 /* resolved: --region, env, us-east-1 */
+	int region_from_opt;	 /* --region was given explicitly */
+	const char *regions[CLI_MAX_REGIONS]; /* every --region, in order */
 	size_t nregions;
 	enum out_format format;
-	int format_set;            /* --format was given */
+	int format_set; /* --format was given */
 	int quiet;
 	/* the command being run */
-	const char *cmd_name;      /* top-level name, for usage hints */
-	const struct cmd *cmd;     /* the (sub)command */
-	struct opt_seen seen;      /* which of its options were given */
-	const char **operands;     /* non-option arguments, in order */
+	const char *cmd_name;  /* top-level name, for usage hints */
+	const struct cmd *cmd; /* the (sub)command */
+	struct opt_seen seen;  /* which of its options were given */
+	const char **operands; /* non-option arguments, in order */
 	size_t noperands;
-	struct db *db;             /* opened for commands with CMD_NEEDS_DB */
-	const char *output;        /* -o FILE, or NULL: standard output */
-	const char *table;         /* --table NAME (csv), or NULL */
-	struct outfile *outfile;   /* -o: the file being written */
-	int out_used;              /* the result went to the output */
-	int out_complete;          /* the result is whole though the exit
+	struct db *db;		 /* opened for commands with CMD_NEEDS_DB */
+	const char *output;	 /* -o FILE, or NULL: standard output */
+	const char *table;	 /* --table NAME (csv), or NULL */
+	struct outfile *outfile; /* -o: the file being written */
+	int out_used;		 /* the result went to the output */
+	int out_complete;	 /* the result is whole though the exit
 				      code is 1 (a batch in which some
 				      requests failed): -o keeps it */
-	char *command_line;        /* for the workbook's About sheet */
+	char *command_line;	 /* for the workbook's About sheet */
 };
 
-#define CMD_NEEDS_DB 0x1u      /* open (create) the database before run */
-#define CMD_HIDDEN   0x2u      /* not listed in help or completion */
-#define CMD_OUTPUT_DIR 0x4u    /* -o names a directory the command writes
+#define CMD_NEEDS_DB 0x1u /* open (create) the database before run */
+#define CMD_HIDDEN   0x2u /* not listed in help or completion */
+#define CMD_OUTPUT_DIR \
+	0x4u /* -o names a directory the command writes
 				  itself (report), not a file for its result */
 
 struct cmd {
 	const char *name;
 	/* run the command with its parsed arguments; returns an exit code */
 	int (*run)(struct cli_ctx *ctx, void *args);
-	size_t args_size;          /* sizeof the argument struct opts fill */
+	size_t args_size; /* sizeof the argument struct opts fill */
 	unsigned flags;
-	const char *summary;       /* one line for `ebsize help` */
-	const char *synopsis;      /* usage after "ebsize NAME "; NULL: generated */
-	const char *description;   /* paragraphs after the usage */
-	const struct opt *opts;    /* NULL or a table ended by { NULL } */
-	const char *operands;      /* "FILE...", NULL: none taken */
-	int max_operands;          /* -1: any number */
+	const char *summary;  /* one line for `ebsize help` */
+	const char *synopsis; /* usage after "ebsize NAME "; NULL: generated */
+	const char *description; /* paragraphs after the usage */
+	const struct opt *opts;	 /* NULL or a table ended by { NULL } */
+	const char *operands;	 /* "FILE...", NULL: none taken */
+	int max_operands;	 /* -1: any number */
 	/*
 	 * Checks of option combinations, before the database is opened:
 	 * print a usage error and return EXIT_USAGE, or return EXIT_OK.
 	 */
 	int (*check)(struct cli_ctx *ctx, void *args);
-	const char *epilog;        /* after the options: exit status, notes */
-	const struct cmd *const *subs;   /* subcommands, NULL-terminated */
+	const char *epilog; /* after the options: exit status, notes */
+	const struct cmd *const *subs; /* subcommands, NULL-terminated */
 	/* the tables of its result (--table, sheets), the default first;
 	 * "(records)" for one row of every field */
 	const char *tables;
@@ -130,7 +131,7 @@ int cli_parse_types(const char *cmd, const char *opt, const char *val,
 /* one volume type into enum vol_type */
 int cli_parse_type(const char *cmd, const char *opt, const char *val,
 		   void *target);
-extern const char *const cli_type_names[];   /* for completion */
+extern const char *const cli_type_names[]; /* for completion */
 /* "100,500GiB,1TiB": up to CLI_MAX_SIZES whole sizes of 1 to 65536 GiB */
 #define CLI_MAX_SIZES 64
 struct cli_sizes {
@@ -141,10 +142,10 @@ int cli_parse_sizes(const char *cmd, const char *opt, const char *val,
 		    void *target);
 
 /* src/cli_doc.c: help, man page, completion */
-void cli_doc_usage(FILE *f);                 /* `ebsize -h` */
+void cli_doc_usage(FILE *f); /* `ebsize -h` */
 void cli_doc_help(FILE *f, const struct cmd *c, const char *path);
 int cli_doc_man(FILE *f);
-void cli_doc_synopsis(FILE *f);              /* every usage form */
+void cli_doc_synopsis(FILE *f); /* every usage form */
 int cli_doc_completion(FILE *f, const char *shell);
 
 /*

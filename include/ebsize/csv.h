@@ -14,7 +14,7 @@
 
 struct csv_reader {
 	const char *p, *end;
-	size_t line;        /* current line (1-based) */
+	size_t line;	    /* current line (1-based) */
 	size_t record_line; /* line where the last record read starts */
 	char *scratch;
 	size_t scratch_alloc;
@@ -38,22 +38,22 @@ void csv_release(struct csv_reader *r);
  */
 typedef int (*csv_record_fn)(char **fields, size_t n, size_t line, void *arg);
 
-#define CSV_MALFORMED (-1)  /* a quote still open at the end of input */
-#define CSV_TOO_BIG (-2)    /* a record over max_record bytes */
+#define CSV_MALFORMED (-1) /* a quote still open at the end of input */
+#define CSV_TOO_BIG   (-2) /* a record over max_record bytes */
 
 struct csv_stream {
 	int state;
-	int bom;                /* bytes of a UTF-8 BOM matched so far, 3 done */
-	size_t line;            /* current line (1-based) */
-	size_t record_line;     /* line where the current record starts */
-	size_t max_record;      /* cap on one record's bytes */
-	char *buf;              /* the current record, fields NUL-separated */
+	int bom;	    /* bytes of a UTF-8 BOM matched so far, 3 done */
+	size_t line;	    /* current line (1-based) */
+	size_t record_line; /* line where the current record starts */
+	size_t max_record;  /* cap on one record's bytes */
+	char *buf;	    /* the current record, fields NUL-separated */
 	size_t len, alloc;
-	size_t *offs;           /* start of each field in buf */
+	size_t *offs; /* start of each field in buf */
 	size_t nf, aoffs;
 	char **fields;
 	size_t afields;
-	int stopped;            /* the value that stopped the reader, or 0 */
+	int stopped; /* the value that stopped the reader, or 0 */
 };
 
 /* Start a reader; records longer than max_record bytes are CSV_TOO_BIG. */

@@ -70,8 +70,7 @@ int db_load_prices(struct db *db, const char *region, const char *as_of,
 
 /* The currency region's prices are quoted in: 1 with cur set (n bytes),
  * 0 when the regions table does not know region. */
-int db_region_currency(struct db *db, const char *region, char *cur,
-		       size_t n);
+int db_region_currency(struct db *db, const char *region, char *cur, size_t n);
 
 /* The volume_limits row in force for type at as_of (NULL: today). */
 int db_load_limits(struct db *db, enum vol_type type, const char *as_of,
@@ -94,7 +93,7 @@ struct price_row {
 	const char *currency;
 	double price_per_unit;
 	double begin_range;
-	double end_range;        /* < 0: unbounded */
+	double end_range; /* < 0: unbounded */
 	const char *usagetype;
 	const char *source;
 	const char *as_of;
@@ -107,13 +106,13 @@ struct price_row {
  * range order.  fn returning non-zero stops.
  */
 int db_each_price(struct db *db, const char *region, const char *type,
-		  const char *as_of, int (*fn)(const struct price_row *, void *),
-		  void *arg, char *err);
+		  const char *as_of,
+		  int (*fn)(const struct price_row *, void *), void *arg,
+		  char *err);
 
 /* The as_of date of the earliest complete snapshot with USD prices for
  * region (NULL: any region) into out; "" when there is none. */
-void db_earliest_prices(struct db *db, const char *region, char *out,
-			size_t n);
+void db_earliest_prices(struct db *db, const char *region, char *out, size_t n);
 
 /*
  * Call fn for each instance whose type equals name, or starts with
@@ -132,23 +131,23 @@ int db_each_instance(struct db *db, const char *name, const char *family,
  */
 struct bench_evidence {
 	long long run_id;
-	char label[128];            /* as struct bench_run's */
+	char label[128]; /* as struct bench_run's */
 	char source[32];
 	char instance_type[48];
-	double size_gib;            /* NAN when unknown */
-	double prov_iops;           /* NAN when unknown */
-	double prov_mibps;          /* NAN when unknown */
+	double size_gib;   /* NAN when unknown */
+	double prov_iops;  /* NAN when unknown */
+	double prov_mibps; /* NAN when unknown */
 	char phase[48];
 	char rw[16];
 	char bs[16];
-	double iodepth;             /* NAN when unknown */
-	double iops;                /* whole phase; NAN when not published */
-	double iops_before_cliff;   /* NAN when no cliff */
+	double iodepth;		  /* NAN when unknown */
+	double iops;		  /* whole phase; NAN when not published */
+	double iops_before_cliff; /* NAN when no cliff */
 	double iops_after_cliff;
 	double cliff_t_s;
-	double p99_ms;              /* NAN when unknown */
+	double p99_ms; /* NAN when unknown */
 	double lat_mean_ms;
-	double distance;            /* 0 = exact match */
+	double distance; /* 0 = exact match */
 };
 int db_bench_evidence(struct db *db, const struct vol_config *cfg,
 		      struct bench_evidence *out, int *found, char *err);
@@ -180,10 +179,10 @@ struct db_snapshot_info {
 };
 struct db_health {
 	int schema_version;
-	char integrity[256];           /* "ok" or the first problem */
+	char integrity[256]; /* "ok" or the first problem */
 	struct db_table_count counts[8];
 	size_t ncounts;
-	struct db_snapshot_info *snapshots;   /* in force, one per region */
+	struct db_snapshot_info *snapshots; /* in force, one per region */
 	size_t nsnapshots;
 };
 int db_check(struct db *db, struct db_health *out, char *err);

@@ -42,15 +42,13 @@ int db_bench_import(struct db *db, struct bench_run *r,
  * Resolve RUN: a run id, or a label (the newest run with it).
  * EBS_ERR_NOT_FOUND with a message naming ref.
  */
-int db_bench_find_run(struct db *db, const char *ref, long long *id,
-		      char *err);
+int db_bench_find_run(struct db *db, const char *ref, long long *id, char *err);
 
 int db_bench_load_run(struct db *db, long long id, struct bench_run *out,
 		      char *err);
 /* Phases of run id in seq order; *out heap (caller frees). */
 int db_bench_load_phases(struct db *db, long long id,
-			 struct bench_phase_result **out, size_t *n,
-			 char *err);
+			 struct bench_phase_result **out, size_t *n, char *err);
 /* Samples of one phase in time order; *out heap (caller frees). */
 int db_bench_load_samples(struct db *db, long long id, long seq,
 			  struct bench_sample **out, size_t *n, char *err);
@@ -64,11 +62,10 @@ int db_bench_each_run(struct db *db,
  * Call fn for each published phase named phase on volume_type (the
  * article's runs), with the run's label.
  */
-int db_bench_each_published(struct db *db, const char *volume_type,
-			    const char *phase,
-			    int (*fn)(const char *label,
-				      const struct bench_phase_result *, void *),
-			    void *arg, char *err);
+int db_bench_each_published(
+    struct db *db, const char *volume_type, const char *phase,
+    int (*fn)(const char *label, const struct bench_phase_result *, void *),
+    void *arg, char *err);
 
 /*
  * *yes = 1 when a run recorded that ebsize created target and the file

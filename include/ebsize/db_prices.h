@@ -20,25 +20,25 @@ struct db;
 int db_region_table(struct db *db, struct region_table *out, char *err);
 
 struct price_commit_opts {
-	const char *source;              /* 'fetch:<endpoint>', 'import:<file>' */
-	const char *as_of;               /* YYYY-MM-DD */
-	const char *notes;               /* may be NULL */
-	const char *const *require;      /* regions that must have gp2+gp3 storage */
+	const char *source;	    /* 'fetch:<endpoint>', 'import:<file>' */
+	const char *as_of;	    /* YYYY-MM-DD */
+	const char *notes;	    /* may be NULL */
+	const char *const *require; /* regions that must have gp2+gp3 storage */
 	size_t nrequire;
-	int require_all;                 /* every region in the list must */
-	int accept_changes;              /* skip the 3x move check */
+	int require_all;    /* every region in the list must */
+	int accept_changes; /* skip the 3x move check */
 };
 
 struct price_commit_report {
 	long long snapshot_id;
-	size_t inserted;                 /* rows from the new data */
-	size_t carried;                  /* rows carried from the snapshot in force */
+	size_t inserted; /* rows from the new data */
+	size_t carried;	 /* rows carried from the snapshot in force */
 	size_t regions;
-	size_t changed;                  /* prices differing from the one in force */
-	int identical;                   /* every price equals the one in force
+	size_t changed;	      /* prices differing from the one in force */
+	int identical;	      /* every price equals the one in force
 					  * (no newer as_of): nothing recorded,
 					  * snapshot_id 0 */
-	long long inforce_id;            /* newest snapshot in force for them */
+	long long inforce_id; /* newest snapshot in force for them */
 };
 
 /*
@@ -74,7 +74,7 @@ struct snapshot_info {
 	int complete;
 	long long prices;
 	long long regions;
-	long long in_force_regions;      /* regions this snapshot is in force for */
+	long long in_force_regions; /* regions this snapshot is in force for */
 };
 
 /*
@@ -82,13 +82,13 @@ struct snapshot_info {
  * those holding prices for it (and in_force_regions counts only it).
  */
 int db_each_snapshot(struct db *db, const char *region,
-		     int (*fn)(const struct snapshot_info *, void *),
-		     void *arg, char *err);
+		     int (*fn)(const struct snapshot_info *, void *), void *arg,
+		     char *err);
 
 /* The ids of the two newest complete snapshots (*older, *newer); a
  * region limits to snapshots holding it.  EBS_ERR_NOT_FOUND if < 2. */
-int db_two_newest_snapshots(struct db *db, const char *region,
-			    long long *older, long long *newer, char *err);
+int db_two_newest_snapshots(struct db *db, const char *region, long long *older,
+			    long long *newer, char *err);
 
 /* Does snapshot id exist? 1 yes, 0 no. */
 int db_snapshot_exists(struct db *db, long long id);
@@ -110,33 +110,33 @@ struct price_change {
  */
 int db_diff_snapshots(struct db *db, long long a, long long b,
 		      const char *region,
-		      int (*fn)(const struct price_change *, void *),
-		      void *arg, char *err);
+		      int (*fn)(const struct price_change *, void *), void *arg,
+		      char *err);
 
 /* ------------------------------------------------------------ regions */
 
 /* Bits of region_info.dims[]: the dimensions priced for a volume type. */
-#define PRICE_DIM_STORAGE 1u
-#define PRICE_DIM_IOPS 2u
+#define PRICE_DIM_STORAGE    1u
+#define PRICE_DIM_IOPS	     2u
 #define PRICE_DIM_THROUGHPUT 4u
-#define PRICE_DIM_IO 8u
+#define PRICE_DIM_IO	     8u
 
 struct region_info {
 	char code[32];
-	char location[64];               /* "" not known */
-	char prefix[16];                 /* usage-type prefix */
-	int prefix_known;                /* 0: NULL (no source gave it) */
-	int known;                       /* in the regions table */
-	char currency[8];                /* its own; "" for an unknown region */
-	long long snapshot_id;           /* in force; 0: no prices at all */
-	char source[200];                /* of that snapshot */
-	char as_of[32];                  /* of that snapshot */
-	char oldest[16], newest[16];     /* vintages of its rows */
-	long long prices;                /* rows in force, in its currency */
-	long long other_currency;        /* rows in force in another one */
-	unsigned dims[VT_COUNT + 1];     /* PRICE_DIM_* per type; [VT_COUNT]
+	char location[64];	     /* "" not known */
+	char prefix[16];	     /* usage-type prefix */
+	int prefix_known;	     /* 0: NULL (no source gave it) */
+	int known;		     /* in the regions table */
+	char currency[8];	     /* its own; "" for an unknown region */
+	long long snapshot_id;	     /* in force; 0: no prices at all */
+	char source[200];	     /* of that snapshot */
+	char as_of[32];		     /* of that snapshot */
+	char oldest[16], newest[16]; /* vintages of its rows */
+	long long prices;	     /* rows in force, in its currency */
+	long long other_currency;    /* rows in force in another one */
+	unsigned dims[VT_COUNT + 1]; /* PRICE_DIM_* per type; [VT_COUNT]
 					  * = snapshot storage */
-	int iops_tiers[VT_COUNT];        /* IOPS price rows per type */
+	int iops_tiers[VT_COUNT];    /* IOPS price rows per type */
 };
 
 /*

@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 struct embedded_file {
-	const char *name;      /* path relative to the source tree */
-	const char *data;      /* NUL-terminated */
+	const char *name; /* path relative to the source tree */
+	const char *data; /* NUL-terminated */
 	size_t len;
 };
 

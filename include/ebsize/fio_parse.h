@@ -10,14 +10,14 @@
 #include "ebsize/bench.h"
 
 #define FIO_JSON_CAP (64u << 20)
-#define FIO_LOG_CAP (256u << 20)
+#define FIO_LOG_CAP  (256u << 20)
 
 /* One data direction (read or write) of one job; NAN when absent. */
 struct fio_dir_stats {
 	double iops;
-	double bw_bytes;            /* B/s (from bw KiB/s before fio 3.2) */
-	double clat_mean_ns;        /* completion latency */
-	double lat_mean_ns;         /* total latency (submission + completion) */
+	double bw_bytes;     /* B/s (from bw KiB/s before fio 3.2) */
+	double clat_mean_ns; /* completion latency */
+	double lat_mean_ns;  /* total latency (submission + completion) */
 	double p50_ns, p95_ns, p99_ns, p999_ns;
 	double total_ios;
 	double runtime_ms;
@@ -30,17 +30,17 @@ struct fio_job {
 	char bs[16];
 	long iodepth;
 	long numjobs;
-	double runtime_s;           /* the runtime option, NAN if none */
-	struct fio_dir_stats dir[2];  /* 0 read, 1 write */
+	double runtime_s;	     /* the runtime option, NAN if none */
+	struct fio_dir_stats dir[2]; /* 0 read, 1 write */
 };
 
 struct fio_result {
-	char version[32];           /* "fio-3.33", "" if absent */
-	long long timestamp;        /* epoch s, 0 if absent */
+	char version[32];    /* "fio-3.33", "" if absent */
+	long long timestamp; /* epoch s, 0 if absent */
 	struct fio_job *jobs;
 	size_t njobs;
-	size_t noise_lines;         /* non-JSON lines before the JSON */
-	int interrupted;            /* "fio: terminating on signal N" seen */
+	size_t noise_lines; /* non-JSON lines before the JSON */
+	int interrupted;    /* "fio: terminating on signal N" seen */
 };
 
 /*

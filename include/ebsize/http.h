@@ -18,7 +18,7 @@
 #include "ebsize/util.h"
 
 /* Sonames tried in order, unless EBSIZE_LIBCURL names one. */
-#define HTTP_LIBCURL_SONAME "libcurl.so.4"
+#define HTTP_LIBCURL_SONAME	"libcurl.so.4"
 #define HTTP_LIBCURL_SONAME_ALT "libcurl-gnutls.so.4"
 
 /*
@@ -31,33 +31,33 @@ int http_load(const char *what, char *err);
 
 /* How a request ended. */
 enum http_result {
-	HTTP_DONE = 0,       /* a response arrived (any status) */
-	HTTP_TRANSIENT,      /* network failure worth another attempt */
-	HTTP_FAILED,         /* failure not worth another attempt (TLS, URL) */
-	HTTP_TOO_BIG,        /* buffered body over max_body */
-	HTTP_ABORTED,        /* on_data asked to stop */
-	HTTP_TIMEOUT,        /* timeout_ms passed */
-	HTTP_STALLED         /* below low_speed_bytes for low_speed_s */
+	HTTP_DONE = 0,	/* a response arrived (any status) */
+	HTTP_TRANSIENT, /* network failure worth another attempt */
+	HTTP_FAILED,	/* failure not worth another attempt (TLS, URL) */
+	HTTP_TOO_BIG,	/* buffered body over max_body */
+	HTTP_ABORTED,	/* on_data asked to stop */
+	HTTP_TIMEOUT,	/* timeout_ms passed */
+	HTTP_STALLED	/* below low_speed_bytes for low_speed_s */
 };
 
 struct http_request {
-	const char *method;          /* "GET" (NULL), "POST", "PUT" */
+	const char *method; /* "GET" (NULL), "POST", "PUT" */
 	const char *url;
-	const char *const *headers;  /* "Name: value" lines */
+	const char *const *headers; /* "Name: value" lines */
 	size_t nheaders;
-	const char *body;            /* POST/PUT body (may be NULL) */
+	const char *body; /* POST/PUT body (may be NULL) */
 	size_t body_len;
 	/* SigV4 signing ("aws:amz:REGION:SERVICE") with user and secret */
 	const char *sigv4;
 	const char *user;
 	const char *secret;
 	long connect_timeout_ms;
-	long timeout_ms;             /* whole request; 0: none */
-	long low_speed_bytes;        /* abort below this many bytes/s ... */
-	long low_speed_s;            /* ... for this long (0: never) */
-	long long resume_from;       /* Range: bytes=N- when > 0 */
-	const char *if_range;        /* If-Range value (an ETag) or NULL */
-	size_t max_body;             /* cap of the buffered body */
+	long timeout_ms;       /* whole request; 0: none */
+	long low_speed_bytes;  /* abort below this many bytes/s ... */
+	long low_speed_s;      /* ... for this long (0: never) */
+	long long resume_from; /* Range: bytes=N- when > 0 */
+	const char *if_range;  /* If-Range value (an ETag) or NULL */
+	size_t max_body;       /* cap of the buffered body */
 	/*
 	 * Streaming: when set, 2xx body bytes go here instead of the buffer
 	 * (non-2xx bodies are still buffered, up to 64 KiB).  Return 0 to go
@@ -71,12 +71,12 @@ struct http_request {
 };
 
 struct http_response {
-	long status;                 /* 0 when no response */
-	struct sbuf body;            /* buffered body (NUL-terminated) */
-	char etag[160];              /* ETag header, "" when none */
-	long long range_start;       /* Content-Range start, -1 when none */
-	long long length;            /* Content-Length, -1 when unknown */
-	char reason[320];            /* why the transfer failed (printable) */
+	long status;	       /* 0 when no response */
+	struct sbuf body;      /* buffered body (NUL-terminated) */
+	char etag[160];	       /* ETag header, "" when none */
+	long long range_start; /* Content-Range start, -1 when none */
+	long long length;      /* Content-Length, -1 when unknown */
+	char reason[320];      /* why the transfer failed (printable) */
 };
 
 void http_response_init(struct http_response *r);
@@ -97,7 +97,8 @@ int http_perform(struct http *h, const struct http_request *req,
 		 struct http_response *resp);
 
 /* Flags for http_url_check. */
-#define HTTP_URL_LINK_LOCAL 1  /* also allow http to the EC2/ECS
+#define HTTP_URL_LINK_LOCAL \
+	1 /* also allow http to the EC2/ECS
 				* metadata addresses (IMDS, containers) */
 
 /*

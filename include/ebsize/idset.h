@@ -16,19 +16,22 @@
 #include "ebsize/strmap.h"
 
 struct idset_slot {
-	uint64_t lo;        /* the low 64 bits of the hex digits' value */
-	uint32_t tag;       /* 0 empty; else IDSET_USED | form | top 4 bits */
+	uint64_t lo;  /* the low 64 bits of the hex digits' value */
+	uint32_t tag; /* 0 empty; else IDSET_USED | form | top 4 bits */
 	uint32_t val;
 };
 
 struct idset {
 	struct idset_slot *slots;
-	size_t cap;         /* a power of two, or 0 */
-	size_t n;           /* ids held inline */
-	struct strmap other;   /* ids of any other form -> val + 1 */
+	size_t cap;	     /* a power of two, or 0 */
+	size_t n;	     /* ids held inline */
+	struct strmap other; /* ids of any other form -> val + 1 */
 };
 
-#define IDSET_INIT { NULL, 0, 0, STRMAP_INIT }
+#define IDSET_INIT                      \
+	{                               \
+		NULL, 0, 0, STRMAP_INIT \
+	}
 
 /*
  * Add id with val.  Returns 1 when id is new; 0 when it was there (the

@@ -12,7 +12,7 @@
 struct instance_list {
 	struct instance_limits *v;
 	size_t n, alloc;
-	size_t skipped;          /* entries without EbsInfo.EbsOptimizedInfo */
+	size_t skipped; /* entries without EbsInfo.EbsOptimizedInfo */
 	char first_skipped[48];
 };
 

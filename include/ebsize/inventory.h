@@ -29,9 +29,9 @@
 /* What an input file holds, told by its content. */
 enum inv_kind {
 	INV_UNKNOWN,
-	INV_VOLUMES,     /* {"Volumes": [...]} */
-	INV_K8S,         /* a kubectl object or List (PV, PVC, classes) */
-	INV_METRICS      /* {"MetricDataResults": [...]} */
+	INV_VOLUMES, /* {"Volumes": [...]} */
+	INV_K8S,     /* a kubectl object or List (PV, PVC, classes) */
+	INV_METRICS  /* {"MetricDataResults": [...]} */
 };
 
 /*
@@ -47,7 +47,7 @@ struct inv_warnings {
 	size_t n, alloc;
 };
 void inv_warn(struct inv_warnings *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void inv_warnings_release(struct inv_warnings *w);
 
 /* ------------------------------------------------------------ volumes */
@@ -67,20 +67,20 @@ struct inv_volume {
 	const char *id;
 	enum vol_type type;
 	long size_gib;
-	long iops;               /* 0 when absent (standard) or null */
-	long throughput_mibps;   /* 0 when absent (all but gp3) */
-	const char *state;       /* "in-use", "available", ...; NULL absent */
+	long iops;	       /* 0 when absent (standard) or null */
+	long throughput_mibps; /* 0 when absent (all but gp3) */
+	const char *state;     /* "in-use", "available", ...; NULL absent */
 	const char *az;
 	size_t nattachments;
-	int multi_attach;        /* MultiAttachEnabled, or > 1 attachment */
-	int encrypted;           /* "Encrypted": true */
-	const char *kms_key_id;  /* "KmsKeyId" (checked: safe in a shell
+	int multi_attach;	/* MultiAttachEnabled, or > 1 attachment */
+	int encrypted;		/* "Encrypted": true */
+	const char *kms_key_id; /* "KmsKeyId" (checked: safe in a shell
 				    line); NULL absent */
 	const struct inv_tag *tags;
 	size_t ntags;
-	size_t index;            /* position in Volumes[] (0-based) */
-	size_t line;             /* line of the element in the file */
-	size_t end_offset;       /* bytes of the file consumed so far */
+	size_t index;	   /* position in Volumes[] (0-based) */
+	size_t line;	   /* line of the element in the file */
+	size_t end_offset; /* bytes of the file consumed so far */
 	const char *problem;
 };
 
@@ -101,8 +101,9 @@ int inventory_each_volume(const char *name, const char *buf, size_t len,
 /* ------------------------------------------------------------ Kubernetes */
 
 /* StorageClass default markers (metadata.annotations ... "true"). */
-#define INV_SC_DEFAULT 1u        /* storageclass.kubernetes.io/is-default-class */
-#define INV_SC_DEFAULT_BETA 2u   /* storageclass.beta.kubernetes.io/is-default-class */
+#define INV_SC_DEFAULT 1u /* storageclass.kubernetes.io/is-default-class */
+#define INV_SC_DEFAULT_BETA \
+	2u /* storageclass.beta.kubernetes.io/is-default-class */
 
 /*
  * A StorageClass: what the EBS provisioner makes of its parameters, and
@@ -112,66 +113,66 @@ int inventory_each_volume(const char *name, const char *buf, size_t len,
  */
 struct inv_sc {
 	char *name;
-	int ebs;                 /* ebs.csi.aws.com or kubernetes.io/aws-ebs */
-	enum vol_type type;      /* CSI default gp3, in-tree default gp2 */
-	long iops;               /* parameters.iops, 0 absent */
-	double iops_per_gb;      /* parameters.iopsPerGB, 0 absent */
-	long throughput_mibps;   /* parameters.throughput, 0 absent */
-	int auto_iops_increase;  /* allowAutoIOPSPerGBIncrease */
-	int in_tree;             /* provisioner kubernetes.io/aws-ebs */
-	unsigned is_default;     /* INV_SC_DEFAULT | INV_SC_DEFAULT_BETA */
-	int encrypted;           /* parameters.encrypted "true" */
-	char *kms_key_id;        /* parameters.kmsKeyId (checked); NULL */
-	int kms_unsafe;          /* kmsKeyId given, not a key id, alias or ARN */
-	char *fstype;            /* csi.storage.k8s.io/fstype (in-tree: fsType),
+	int ebs;		/* ebs.csi.aws.com or kubernetes.io/aws-ebs */
+	enum vol_type type;	/* CSI default gp3, in-tree default gp2 */
+	long iops;		/* parameters.iops, 0 absent */
+	double iops_per_gb;	/* parameters.iopsPerGB, 0 absent */
+	long throughput_mibps;	/* parameters.throughput, 0 absent */
+	int auto_iops_increase; /* allowAutoIOPSPerGBIncrease */
+	int in_tree;		/* provisioner kubernetes.io/aws-ebs */
+	unsigned is_default;	/* INV_SC_DEFAULT | INV_SC_DEFAULT_BETA */
+	int encrypted;		/* parameters.encrypted "true" */
+	char *kms_key_id;	/* parameters.kmsKeyId (checked); NULL */
+	int kms_unsafe;		/* kmsKeyId given, not a key id, alias or ARN */
+	char *fstype;		/* csi.storage.k8s.io/fstype (in-tree: fsType),
 				    [a-z0-9] only; NULL */
-	int retain;              /* reclaimPolicy Retain */
+	int retain;		/* reclaimPolicy Retain */
 	char *provisioner;
-	char created[32];        /* metadata.creationTimestamp; "" absent */
-	size_t order;            /* position among the classes read */
+	char created[32]; /* metadata.creationTimestamp; "" absent */
+	size_t order;	  /* position among the classes read */
 };
 
 /* An EBS-backed PersistentVolume. */
 struct inv_pv {
 	char *name;
 	char vol_id[32];
-	char *az;                /* from nodeAffinity or aws://ZONE/vol-..; NULL */
-	long size_gib;           /* capacity.storage rounded up to GiB */
-	char *storage_class;     /* NULL when none */
-	char *ns, *pvc;          /* claimRef; NULL when unbound */
-	char *vac;               /* spec.volumeAttributesClassName; NULL */
+	char *az;	     /* from nodeAffinity or aws://ZONE/vol-..; NULL */
+	long size_gib;	     /* capacity.storage rounded up to GiB */
+	char *storage_class; /* NULL when none */
+	char *ns, *pvc;	     /* claimRef; NULL when unbound */
+	char *vac;	     /* spec.volumeAttributesClassName; NULL */
 	char *file;
 	size_t index;
-	int in_tree;             /* spec.awsElasticBlockStore (not CSI) */
-	int migrated;            /* pv.kubernetes.io/migrated-to: ebs.csi.aws.com */
+	int in_tree;  /* spec.awsElasticBlockStore (not CSI) */
+	int migrated; /* pv.kubernetes.io/migrated-to: ebs.csi.aws.com */
 	/* volume-modifier-for-k8s annotations (ebs.csi.aws.com/volumeType,
 	 * /iops, /throughput: what the volume was modified to) */
 	int ann_have_type;
 	enum vol_type ann_type;
-	long ann_iops;           /* 0 absent */
+	long ann_iops; /* 0 absent */
 	long ann_throughput_mibps;
 };
 
 /* status.modifyVolumeStatus.status of a claim (KEP-3751). */
 enum inv_modify {
-	INV_MOD_NONE,            /* no modification under way */
-	INV_MOD_PENDING,         /* "Pending", or spec and status disagree */
-	INV_MOD_IN_PROGRESS,     /* "InProgress" */
-	INV_MOD_INFEASIBLE,      /* "Infeasible": the driver refused it */
-	INV_MOD_OTHER            /* a status this version does not know */
+	INV_MOD_NONE,	     /* no modification under way */
+	INV_MOD_PENDING,     /* "Pending", or spec and status disagree */
+	INV_MOD_IN_PROGRESS, /* "InProgress" */
+	INV_MOD_INFEASIBLE,  /* "Infeasible": the driver refused it */
+	INV_MOD_OTHER	     /* a status this version does not know */
 };
 
 /* A PersistentVolumeClaim (kubectl get pvc -A -o json). */
 struct inv_pvc {
 	char *ns, *name;
-	char *storage_class;     /* spec.storageClassName; NULL */
-	char *volume;            /* spec.volumeName (the PV); NULL */
-	char *vac;               /* spec.volumeAttributesClassName; NULL */
-	char *current_vac;       /* status.currentVolumeAttributesClassName */
-	char *target_vac;        /* status.modifyVolumeStatus
+	char *storage_class; /* spec.storageClassName; NULL */
+	char *volume;	     /* spec.volumeName (the PV); NULL */
+	char *vac;	     /* spec.volumeAttributesClassName; NULL */
+	char *current_vac;   /* status.currentVolumeAttributesClassName */
+	char *target_vac;    /* status.modifyVolumeStatus
 				    .targetVolumeAttributesClassName */
 	enum inv_modify modify;
-	int bound;               /* status.phase Bound */
+	int bound; /* status.phase Bound */
 	char *file;
 	size_t index;
 };
@@ -179,15 +180,15 @@ struct inv_pvc {
 /* A VolumeAttributesClass (kubectl get volumeattributesclass -o json). */
 struct inv_vac {
 	char *name;
-	char *api_version;       /* "storage.k8s.io/v1", ...; NULL other */
-	int ebs;                 /* driverName ebs.csi.aws.com */
-	int have_type;           /* parameters.type (or the older volumeType) */
+	char *api_version; /* "storage.k8s.io/v1", ...; NULL other */
+	int ebs;	   /* driverName ebs.csi.aws.com */
+	int have_type;	   /* parameters.type (or the older volumeType) */
 	enum vol_type type;
-	long iops;               /* parameters.iops; 0 absent */
-	long throughput_mibps;   /* parameters.throughput; 0 absent */
-	int tags;                /* tagSpecification_N parameters */
-	int other;               /* parameters the EBS driver does not read */
-	int invalid;             /* a value the driver cannot parse */
+	long iops;	       /* parameters.iops; 0 absent */
+	long throughput_mibps; /* parameters.throughput; 0 absent */
+	int tags;	       /* tagSpecification_N parameters */
+	int other;	       /* parameters the EBS driver does not read */
+	int invalid;	       /* a value the driver cannot parse */
 	char *file;
 	size_t index;
 };
@@ -247,7 +248,7 @@ struct inv_series {
 	size_t n;
 	long long *t;
 	double *v;
-	const char *file;        /* not owned */
+	const char *file; /* not owned */
 };
 
 struct inv_metrics {
@@ -283,8 +284,7 @@ void inv_metrics_release(struct inv_metrics *m);
  * caller frees): seven queries per volume (ops, bytes, BurstBalance and the
  * two ExceededChecks), Sum / Minimum / Maximum as fits, period_s.
  */
-char *inventory_metric_queries(const char *const *ids, size_t n,
-			       long period_s);
+char *inventory_metric_queries(const char *const *ids, size_t n, long period_s);
 
 /*
  * 1 when s can be a KMS key id, alias or ARN: 1 to 2,048 characters of

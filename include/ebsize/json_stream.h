@@ -20,18 +20,18 @@
 #include <stddef.h>
 
 enum js_event {
-	JS_OBJECT,          /* '{' */
-	JS_END_OBJECT,      /* '}' */
-	JS_ARRAY,           /* '[' */
-	JS_END_ARRAY,       /* ']' */
-	JS_KEY,             /* a member name (decoded) */
-	JS_STRING,          /* a string value (decoded) */
-	JS_NUMBER,          /* a number (its text) */
+	JS_OBJECT,     /* '{' */
+	JS_END_OBJECT, /* '}' */
+	JS_ARRAY,      /* '[' */
+	JS_END_ARRAY,  /* ']' */
+	JS_KEY,	       /* a member name (decoded) */
+	JS_STRING,     /* a string value (decoded) */
+	JS_NUMBER,     /* a number (its text) */
 	JS_TRUE,
 	JS_FALSE,
 	JS_NULL,
-	JS_CAPTURED,        /* the raw text of a value the handler captured */
-	JS_END_DOC          /* a top-level value is complete */
+	JS_CAPTURED, /* the raw text of a value the handler captured */
+	JS_END_DOC   /* a top-level value is complete */
 };
 
 /*
@@ -51,10 +51,11 @@ struct js_token {
 };
 
 /* What a handler returns. */
-#define JS_GO 0         /* go on, tokens for what follows */
-#define JS_SKIP 1       /* after JS_KEY: read its value silently; after
+#define JS_GO 0 /* go on, tokens for what follows */
+#define JS_SKIP \
+	1	     /* after JS_KEY: read its value silently; after
 			 * JS_OBJECT/JS_ARRAY: its contents and its end */
-#define JS_CAPTURE 2    /* after JS_KEY: hand over its value's raw text */
+#define JS_CAPTURE 2 /* after JS_KEY: hand over its value's raw text */
 /* A negative value (-EBS_ERR_...) stops the stream with that error; the
  * handler has written the message into err. */
 

@@ -45,7 +45,7 @@ struct volume_limits {
 	char effective_from[16];
 	long min_size_gib;
 	long max_size_gib;
-	long min_iops;          /* 0: IOPS are not provisionable */
+	long min_iops; /* 0: IOPS are not provisionable */
 	long max_iops;
 	double max_iops_per_gib;
 	double min_mibps;
@@ -58,9 +58,9 @@ struct volume_limits {
 
 /* EbsOptimizedSupport of an instance type (DescribeInstanceTypes). */
 enum ebs_optimized {
-	EBS_OPT_DEFAULT,             /* EBS-optimized by default */
-	EBS_OPT_SUPPORTED,           /* EBS-optimized when asked for */
-	EBS_OPT_UNSUPPORTED          /* no EBS limit published (t2.*, m1.small) */
+	EBS_OPT_DEFAULT,    /* EBS-optimized by default */
+	EBS_OPT_SUPPORTED,  /* EBS-optimized when asked for */
+	EBS_OPT_UNSUPPORTED /* no EBS limit published (t2.*, m1.small) */
 };
 
 /* "default", "supported", "unsupported" (the API's words). */
@@ -76,7 +76,7 @@ const char *model_ebs_optimized_name(enum ebs_optimized e);
  */
 struct instance_limits {
 	char instance_type[48];
-	int burst;                   /* max holds 30 min per 24 h */
+	int burst; /* max holds 30 min per 24 h */
 	double baseline_mbps;
 	double max_mbps;
 	double baseline_mbytes_per_s;
@@ -84,9 +84,9 @@ struct instance_limits {
 	double baseline_iops;
 	double max_iops;
 	enum ebs_optimized ebs_optimized;
-	long max_ebs_attachments;    /* MaximumEbsAttachments, root volume
+	long max_ebs_attachments; /* MaximumEbsAttachments, root volume
 				      * included; 0: not known */
-	char nvme[16];               /* NvmeSupport; "" not known */
+	char nvme[16];		  /* NvmeSupport; "" not known */
 	char source[320];
 	char as_of[16];
 };
@@ -111,11 +111,11 @@ struct type_prices {
 	int have_storage;
 	double storage_per_gib_month;
 	size_t n_iops;
-	struct price_tier iops[MODEL_MAX_TIERS];          /* IOPS-month */
+	struct price_tier iops[MODEL_MAX_TIERS]; /* IOPS-month */
 	size_t n_throughput;
-	struct price_tier throughput[MODEL_MAX_TIERS];    /* MiB/s-month */
+	struct price_tier throughput[MODEL_MAX_TIERS]; /* MiB/s-month */
 	int have_io;
-	double io_per_million;                            /* standard only */
+	double io_per_million; /* standard only */
 };
 
 /*
@@ -125,23 +125,23 @@ struct type_prices {
  */
 struct price_set {
 	char region[32];
-	char currency[8];            /* ISO 4217 code: "USD", "CNY" */
+	char currency[8]; /* ISO 4217 code: "USD", "CNY" */
 	long long snapshot_id;
 	char as_of[32];
 	char source[160];
 	struct type_prices type[VT_COUNT];
 	int have_snapshot_storage;
-	double snapshot_per_gib_month;   /* snapshot storage, standard tier */
+	double snapshot_per_gib_month; /* snapshot storage, standard tier */
 };
 
 /* One volume configuration; count identical volumes (a RAID 0 set). */
 struct vol_config {
 	enum vol_type type;
 	long size_gib;
-	long iops;              /* provisioned (gp3, io1, io2); 0 elsewhere */
-	long throughput_mibps;  /* provisioned (gp3); 0 elsewhere */
+	long iops;	       /* provisioned (gp3, io1, io2); 0 elsewhere */
+	long throughput_mibps; /* provisioned (gp3); 0 elsewhere */
 	long count;
-	double io_per_month;    /* standard: I/O requests per month, per volume */
+	double io_per_month; /* standard: I/O requests per month, per volume */
 };
 
 /* Monthly cost in the price set's currency, for all `count` volumes. */
@@ -165,7 +165,7 @@ struct perf {
 	double burst_seconds;
 	double baseline_mibps;
 	double burst_mibps;
-	double bucket;          /* credits (gp2: I/O; st1/sc1: MiB) per volume */
+	double bucket; /* credits (gp2: I/O; st1/sc1: MiB) per volume */
 };
 
 /*
@@ -181,8 +181,9 @@ void model_apply_defaults(const struct volume_limits *lim,
  * nearest, the closest legal configuration that keeps the requested
  * performance when possible (a larger size) and otherwise lowers it.
  */
-int model_validate(const struct volume_limits *lim, const struct vol_config *cfg,
-		   struct vol_config *nearest, char *why, size_t whylen);
+int model_validate(const struct volume_limits *lim,
+		   const struct vol_config *cfg, struct vol_config *nearest,
+		   char *why, size_t whylen);
 
 /*
  * 1 when ps holds every price a volume of type t can need (gp3: storage,
@@ -198,7 +199,8 @@ int model_cost(const struct type_prices *p, const struct vol_config *cfg,
 	       struct cost *out);
 
 /* Cost of `units` under a tiered price list (sum over tiers). */
-double model_tiered_cost(const struct price_tier *tiers, size_t n, double units);
+double model_tiered_cost(const struct price_tier *tiers, size_t n,
+			 double units);
 
 /* Performance of cfg (already legal) for the whole set. */
 void model_perf(const struct vol_config *cfg, struct perf *out);
@@ -213,24 +215,24 @@ double model_gp2_burst_iops(double size_gib);
 double model_gp2_burst_mibps(double size_gib);
 double model_gp2_baseline_mibps(double size_gib);
 
-#define GP2_BUCKET_CREDITS 5400000.0  /* T2 [S1, R3] */
-#define GP2_BURST_IOPS 3000.0         /* T2 [S1] */
+#define GP2_BUCKET_CREDITS 5400000.0 /* T2 [S1, R3] */
+#define GP2_BURST_IOPS	   3000.0    /* T2 [S1] */
 /*
  * The constants of the gp2 and io1 rules, named so that code generating
  * the same rules in another language (billing_sql.c) uses the very values
  * model.c does (T2 [S1, S4], T4 [S2]).
  */
-#define GP2_IOPS_PER_GIB 3.0          /* baseline: 3 IOPS per GiB */
-#define GP2_MIN_IOPS 100.0            /* ... at least 100 */
-#define GP2_MAX_IOPS 16000.0          /* ... at most 16,000 */
-#define GP2_HIGH_MIBPS_ABOVE_GIB 170  /* 250 MiB/s above 170 GiB */
-#define GP2_HIGH_MIBPS 250
-#define GP2_SIZED_STEP_IOPS 1000      /* model_gp2_sized_for_iops: k x 1,000 */
-#define IO1_LOW_IOPS 32000.0          /* io1 MiB/s rule changes above */
-#define IO1_LOW_KIB_PER_IOPS 256.0    /* <= 32,000 IOPS: 256 KiB I/O */
-#define IO1_LOW_MAX_MIBPS 500.0
-#define IO1_HIGH_KIB_PER_IOPS 16.0    /* above: 16 KiB I/O */
-#define IO1_MAX_MIBPS 1000.0
+#define GP2_IOPS_PER_GIB	 3.0	 /* baseline: 3 IOPS per GiB */
+#define GP2_MIN_IOPS		 100.0	 /* ... at least 100 */
+#define GP2_MAX_IOPS		 16000.0 /* ... at most 16,000 */
+#define GP2_HIGH_MIBPS_ABOVE_GIB 170	 /* 250 MiB/s above 170 GiB */
+#define GP2_HIGH_MIBPS		 250
+#define GP2_SIZED_STEP_IOPS	 1000 /* model_gp2_sized_for_iops: k x 1,000 */
+#define IO1_LOW_IOPS		 32000.0 /* io1 MiB/s rule changes above */
+#define IO1_LOW_KIB_PER_IOPS	 256.0	 /* <= 32,000 IOPS: 256 KiB I/O */
+#define IO1_LOW_MAX_MIBPS	 500.0
+#define IO1_HIGH_KIB_PER_IOPS	 16.0 /* above: 16 KiB I/O */
+#define IO1_MAX_MIBPS		 1000.0
 
 /* ------------------------------------------------------------ IOPS per size */
 
@@ -277,8 +279,8 @@ double model_gp3_mibps_short(long gp2_size_gib, double gp3_mibps);
 /* What model_gp3_for_need returns. */
 enum model_fit {
 	MODEL_FIT_OK = 0,
-	MODEL_FIT_PERF = -1,    /* IOPS or MiB/s above the type's maxima */
-	MODEL_FIT_SIZE = -2     /* the size it needs is above the maximum */
+	MODEL_FIT_PERF = -1, /* IOPS or MiB/s above the type's maxima */
+	MODEL_FIT_SIZE = -2  /* the size it needs is above the maximum */
 };
 
 /*

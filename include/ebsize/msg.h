@@ -23,7 +23,7 @@ void msg_progress_done(void);
 
 /* Print a usage error with a hint to see `ebsize CMD -h`; returns 2. */
 int msg_usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /*
  * Capture instead of print (`--batch`: a request's messages go into its

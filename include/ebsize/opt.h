@@ -18,15 +18,15 @@
 #include <stdint.h>
 
 enum opt_kind {
-	OPT_END = 0,     /* ends a table */
-	OPT_FLAG,        /* int, set to 1 */
-	OPT_STR,         /* const char *, the argv string itself */
-	OPT_LIST,        /* struct opt_list: repeatable; max = most values */
-	OPT_INT,         /* long within [min, max], after the unit */
-	OPT_NUM,         /* double within [min, max], after the unit */
-	OPT_ENUM,        /* int: the index of the value in choices */
-	OPT_DATE,        /* const char *, a calendar date YYYY-MM-DD */
-	OPT_FUNC         /* parse(): anything else (lists, specs) */
+	OPT_END = 0, /* ends a table */
+	OPT_FLAG,    /* int, set to 1 */
+	OPT_STR,     /* const char *, the argv string itself */
+	OPT_LIST,    /* struct opt_list: repeatable; max = most values */
+	OPT_INT,     /* long within [min, max], after the unit */
+	OPT_NUM,     /* double within [min, max], after the unit */
+	OPT_ENUM,    /* int: the index of the value in choices */
+	OPT_DATE,    /* const char *, a calendar date YYYY-MM-DD */
+	OPT_FUNC     /* parse(): anything else (lists, specs) */
 };
 
 /*
@@ -35,19 +35,20 @@ enum opt_kind {
  */
 enum opt_unit {
 	OPT_UNIT_NONE = 0,
-	OPT_UNIT_GIB,        /* 500, 500GiB, 1TiB */
-	OPT_UNIT_COUNT,      /* 16000, 16k */
-	OPT_UNIT_SECONDS,    /* 90, 90s, 30m, 1h, 2d */
-	OPT_UNIT_MIBPS,      /* 500, 500MiB/s, 1GiB/s */
-	OPT_UNIT_KIB         /* 16, 16KiB, 1MiB */
+	OPT_UNIT_GIB,	  /* 500, 500GiB, 1TiB */
+	OPT_UNIT_COUNT,	  /* 16000, 16k */
+	OPT_UNIT_SECONDS, /* 90, 90s, 30m, 1h, 2d */
+	OPT_UNIT_MIBPS,	  /* 500, 500MiB/s, 1GiB/s */
+	OPT_UNIT_KIB	  /* 16, 16KiB, 1MiB */
 };
 
 /* struct opt flags */
-#define OPT_REQUIRED 0x1u    /* "missing --name METAVAR" when absent */
-#define OPT_HIDDEN   0x2u    /* parsed, but not in help or completion */
-#define OPT_PATH     0x4u    /* the value is a file name (completion) */
-#define OPT_DIRNAME  0x8u    /* the value is a directory (completion) */
-#define OPT_OWNS_TABLE 0x10u /* when given, the global --table NAME is the
+#define OPT_REQUIRED 0x1u /* "missing --name METAVAR" when absent */
+#define OPT_HIDDEN   0x2u /* parsed, but not in help or completion */
+#define OPT_PATH     0x4u /* the value is a file name (completion) */
+#define OPT_DIRNAME  0x8u /* the value is a directory (completion) */
+#define OPT_OWNS_TABLE \
+	0x10u /* when given, the global --table NAME is the
 				command's (scan --emit-sql: the SQL table),
 				not the CSV table to write */
 /*
@@ -55,7 +56,7 @@ enum opt_unit {
  * in a usage line of its own; when one is given, the OPT_REQUIRED options
  * are required of each request, not of the command line.
  */
-#define OPT_BATCH    0x20u
+#define OPT_BATCH 0x20u
 
 /* Values of an OPT_LIST option, in order.  The strings belong to argv. */
 struct opt_list {
@@ -65,23 +66,23 @@ struct opt_list {
 void opt_list_release(struct opt_list *l);
 
 struct opt {
-	const char *name;            /* long name without "--"; NULL ends */
-	char short_name;             /* 'o' for -o, or 0 */
+	const char *name; /* long name without "--"; NULL ends */
+	char short_name;  /* 'o' for -o, or 0 */
 	enum opt_kind kind;
-	size_t offset;               /* of the value in the argument struct */
-	const char *metavar;         /* "GIB"; NULL for flags */
-	const char *help;            /* '\n' starts a continuation line */
-	double min, max;             /* OPT_INT, OPT_NUM; OPT_LIST: max count */
+	size_t offset;	     /* of the value in the argument struct */
+	const char *metavar; /* "GIB"; NULL for flags */
+	const char *help;    /* '\n' starts a continuation line */
+	double min, max;     /* OPT_INT, OPT_NUM; OPT_LIST: max count */
 	enum opt_unit unit;
-	const char *const *choices;  /* OPT_ENUM values (NULL-terminated);
+	const char *const *choices; /* OPT_ENUM values (NULL-terminated);
 					OPT_FUNC: words to complete */
-	const char *noun;            /* OPT_ENUM: "unknown NOUN 'x' (use ...)" */
+	const char *noun;	    /* OPT_ENUM: "unknown NOUN 'x' (use ...)" */
 	/* OPT_FUNC: store val at target; print a usage error (cmd) and
 	 * return -1 when it is bad. */
 	int (*parse)(const char *cmd, const char *opt, const char *val,
 		     void *target);
-	const char *def;             /* default, as typed; shown in help */
-	const char *missing;         /* OPT_REQUIRED: "missing --name MISSING"
+	const char *def;     /* default, as typed; shown in help */
+	const char *missing; /* OPT_REQUIRED: "missing --name MISSING"
 					(default: metavar, or the choices) */
 	unsigned flags;
 };

@@ -30,15 +30,15 @@ enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON, OUT_MD, OUT_XLSX };
 /* Column display styles. */
 enum out_style {
 	OUT_TEXT,
-	OUT_INT,     /* integral number, thousands separators on display */
-	OUT_NUM0,    /* number shown with 0..3 decimals */
+	OUT_INT,  /* integral number, thousands separators on display */
+	OUT_NUM0, /* number shown with 0..3 decimals */
 	OUT_NUM1,
 	OUT_NUM2,
 	OUT_NUM3,
-	OUT_USD,     /* money: $1,234.56 on display (another currency:
+	OUT_USD, /* money: $1,234.56 on display (another currency:
 		      * "CNY 1,234.56", see out_table_currency and
 		      * out_money), full precision in data */
-	OUT_PCT,     /* number shown as 12.3 % */
+	OUT_PCT, /* number shown as 12.3 % */
 	OUT_BOOL,
 	OUT_EXACT,   /* a price as stored (money: to a millionth in data) */
 	OUT_DURATION /* seconds: "45 s", "56 min", "2.1 h", "3.5 d" on
@@ -63,12 +63,12 @@ struct out_table *out_list(struct out_doc *doc, const char *name,
 /* Always emit a "notes" array in JSON, even when empty. */
 void out_doc_notes_key(struct out_doc *doc);
 void out_note(struct out_doc *doc, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 void out_col(struct out_table *t, const char *key, const char *title,
 	     enum out_style style);
 void out_row(struct out_table *t);
-void out_str(struct out_table *t, const char *s);   /* NULL -> null */
+void out_str(struct out_table *t, const char *s); /* NULL -> null */
 /* As out_str without a copy: s must live until the document is freed
  * (or, in an on-demand row, until the render is done). */
 void out_str_ref(struct out_table *t, const char *s);
@@ -93,7 +93,8 @@ void out_kv_num(struct out_table *t, const char *key, const char *title,
 		enum out_style style, double v);
 void out_kv_int(struct out_table *t, const char *key, const char *title,
 		long long v);
-void out_kv_bool(struct out_table *t, const char *key, const char *title, int v);
+void out_kv_bool(struct out_table *t, const char *key, const char *title,
+		 int v);
 void out_kv_null(struct out_table *t, const char *key, const char *title,
 		 enum out_style style);
 
@@ -157,8 +158,8 @@ void out_name(struct out_doc *doc, const char *name, const char *ref);
 
 /* Native charts (xlsx only) over the rows of a list. */
 enum out_chart_kind {
-	OUT_CHART_LINE,      /* numeric x (size, seconds): lines through points */
-	OUT_CHART_COLUMN     /* text x (category): one column per row */
+	OUT_CHART_LINE,	 /* numeric x (size, seconds): lines through points */
+	OUT_CHART_COLUMN /* text x (category): one column per row */
 };
 struct out_chart;
 /* A chart of t placed beside it; x_key names the x column. */
@@ -172,7 +173,7 @@ void out_chart_axes(struct out_chart *c, const char *x_title,
 
 /* A line of a workbook's About sheet (price snapshot, vintage, ...). */
 void out_about(struct out_doc *doc, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* The notes of doc, for a caller that shows them elsewhere (CSV). */
 size_t out_doc_nnotes(const struct out_doc *doc);
@@ -181,12 +182,12 @@ const char *out_doc_note(const struct out_doc *doc, size_t i);
 /* Where and how out_render_to writes a document. */
 struct out_target {
 	enum out_format format;
-	FILE *f;                   /* text formats */
-	const char *path;          /* xlsx: the file to write (truncated) */
-	const char *table;         /* csv: the table to write; NULL: the main */
-	const char *command_line;  /* xlsx About sheet; may be NULL */
-	const char *version;       /* xlsx About sheet; may be NULL */
-	const char *generated_at;  /* xlsx About sheet; NULL: now, UTC */
+	FILE *f;		  /* text formats */
+	const char *path;	  /* xlsx: the file to write (truncated) */
+	const char *table;	  /* csv: the table to write; NULL: the main */
+	const char *command_line; /* xlsx About sheet; may be NULL */
+	const char *version;	  /* xlsx About sheet; may be NULL */
+	const char *generated_at; /* xlsx About sheet; NULL: now, UTC */
 };
 
 /*

@@ -24,7 +24,7 @@
 
 struct outfile;
 
-#define OUTFILE_REGULAR 1   /* refuse targets that are not regular files */
+#define OUTFILE_REGULAR 1 /* refuse targets that are not regular files */
 
 /*
  * Create the temporary file for path.  Returns EBS_OK and *out, or

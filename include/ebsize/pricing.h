@@ -19,13 +19,13 @@ struct aws_creds;
 /* One price as it will be stored (one row of the prices table). */
 struct price_item {
 	char region[32];
-	char volume_type[16];    /* gp2 gp3 io1 io2 st1 sc1 standard */
-	char dimension[16];      /* storage iops throughput io */
-	char unit[16];           /* normalised */
-	char currency[8];        /* USD, CNY, ... as quoted */
+	char volume_type[16]; /* gp2 gp3 io1 io2 st1 sc1 standard */
+	char dimension[16];   /* storage iops throughput io */
+	char unit[16];	      /* normalised */
+	char currency[8];     /* USD, CNY, ... as quoted */
 	double price_per_unit;
 	double begin_range;
-	double end_range;        /* < 0: unbounded */
+	double end_range; /* < 0: unbounded */
 	char sku[32];
 	char usagetype[64];
 };
@@ -44,14 +44,14 @@ struct price_list {
 	size_t unknown;
 	size_t skipped;
 	size_t duplicates;
-	char first_unknown[96];  /* usagetype (or sku) of the first unknown */
-	char effective[16];      /* newest term effectiveDate (YYYY-MM-DD) */
+	char first_unknown[96]; /* usagetype (or sku) of the first unknown */
+	char effective[16];	/* newest term effectiveDate (YYYY-MM-DD) */
 	/* vintage: the newest publicationDate seen (offer files, PriceList
 	 * items) and the version published with it; "" when none */
 	char published[40];
 	char version[32];
-	char offer_code[32];     /* offerCode of the last offer file ("AmazonEC2") */
-	size_t offer_files;      /* offer-file documents read */
+	char offer_code[32]; /* offerCode of the last offer file ("AmazonEC2") */
+	size_t offer_files;  /* offer-file documents read */
 };
 
 /*
@@ -67,9 +67,9 @@ void price_list_release(struct price_list *pl);
 /* Region names the parser maps `location` and usage-type prefixes with. */
 struct region_name {
 	char code[32];
-	char location[64];       /* "": not known (never matches) */
-	char prefix[16];         /* usage-type prefix; "" for us-east-1 */
-	int no_prefix;           /* 1: prefix not known (never matches) */
+	char location[64]; /* "": not known (never matches) */
+	char prefix[16];   /* usage-type prefix; "" for us-east-1 */
+	int no_prefix;	   /* 1: prefix not known (never matches) */
 };
 struct region_table {
 	struct region_name *v;
@@ -87,14 +87,14 @@ void region_table_release(struct region_table *rt);
  * feed/finish return EBS_OK or EBS_ERR_PARSE (after which the stream is
  * dead); finish gives the last document's NextToken as pricing_parse.
  */
-#define PRICING_STREAM_MAX_HELD (32u << 20)
+#define PRICING_STREAM_MAX_HELD		 (32u << 20)
 #define PRICING_STREAM_MAX_HELD_PRODUCTS 100000
 struct pricing_stream;
 struct pricing_stream *pricing_stream_new(const char *name,
 					  const struct region_table *rt,
 					  struct price_list *out);
-int pricing_stream_feed(struct pricing_stream *ps, const char *buf,
-			size_t len, char *err);
+int pricing_stream_feed(struct pricing_stream *ps, const char *buf, size_t len,
+			char *err);
 int pricing_stream_finish(struct pricing_stream *ps, char **next_token,
 			  char *err);
 void pricing_stream_free(struct pricing_stream *ps);
@@ -155,33 +155,33 @@ void region_index_release(struct region_index *ri);
 /* Where a bulk fetch stands, for a progress line. */
 struct bulk_progress {
 	const char *region;
-	size_t index, count;         /* 1-based region number, of count */
-	long long bytes, total;      /* total -1 when unknown */
-	double rate_bps;             /* bytes/s over this file so far */
-	long eta_s;                  /* -1 when unknown */
+	size_t index, count;	/* 1-based region number, of count */
+	long long bytes, total; /* total -1 when unknown */
+	double rate_bps;	/* bytes/s over this file so far */
+	long eta_s;		/* -1 when unknown */
 };
 
 struct pricing_fetch_opts {
-	const char *endpoint;            /* https://..., or http:// loopback;
+	const char *endpoint;	    /* https://..., or http:// loopback;
 					  * NULL for bulk: the partition's host */
-	const char *const *regions;      /* regionCode filters; none: all */
+	const char *const *regions; /* regionCode filters; none: all */
 	size_t nregions;
-	const struct aws_creds *creds;   /* Query API only */
+	const struct aws_creds *creds; /* Query API only */
 	const struct region_table *rt;
-	long max_pages;                  /* per query: a NextToken that never ends */
-	long max_attempts;               /* per request, first try included */
-	long backoff_ms;                 /* first retry delay (doubles, jittered) */
-	long max_retry_ms;               /* total sleeping per request */
+	long max_pages;	   /* per query: a NextToken that never ends */
+	long max_attempts; /* per request, first try included */
+	long backoff_ms;   /* first retry delay (doubles, jittered) */
+	long max_retry_ms; /* total sleeping per request */
 	long connect_timeout_s;
-	long timeout_s;                  /* one Query API request */
-	long long deadline_ms;           /* whole fetch, on http_now_ms()'s
+	long timeout_s;	       /* one Query API request */
+	long long deadline_ms; /* whole fetch, on http_now_ms()'s
 					  * clock; 0: none */
-	long deadline_s;                 /* the same in seconds, for messages */
-	long bulk_region_s;              /* bulk without a deadline: this many
+	long deadline_s;       /* the same in seconds, for messages */
+	long bulk_region_s;    /* bulk without a deadline: this many
 					  * seconds per region file */
-	long low_speed_bytes;            /* a transfer below this rate ... */
-	long low_speed_s;                /* ... for this long is a stall */
-	size_t max_body;                 /* bytes per Query API response */
+	long low_speed_bytes;  /* a transfer below this rate ... */
+	long low_speed_s;      /* ... for this long is a stall */
+	size_t max_body;       /* bytes per Query API response */
 	/* called after every page (may be NULL) */
 	void (*progress)(void *arg, const char *region, long pages,
 			 size_t products);
@@ -194,8 +194,8 @@ struct pricing_fetch_stats {
 	long requests;
 	long pages;
 	long retries;
-	long resumes;                    /* bulk: transfers resumed mid-file */
-	long long bytes;                 /* bulk: body bytes read */
+	long resumes;	 /* bulk: transfers resumed mid-file */
+	long long bytes; /* bulk: body bytes read */
 };
 
 /* Defaults for everything but endpoint, regions, creds and rt. */
@@ -203,7 +203,7 @@ void pricing_fetch_opts_init(struct pricing_fetch_opts *o);
 
 #define PRICING_DEFAULT_ENDPOINT "https://api.pricing.us-east-1.amazonaws.com"
 /* The public bulk Price List hosts (no credentials). */
-#define PRICING_BULK_HOST "https://pricing.us-east-1.amazonaws.com"
+#define PRICING_BULK_HOST    "https://pricing.us-east-1.amazonaws.com"
 #define PRICING_BULK_HOST_CN "https://pricing.cn-north-1.amazonaws.com.cn"
 
 /*
@@ -232,8 +232,8 @@ int pricing_fetch(const struct pricing_fetch_opts *o, struct price_list *out,
 /* One region's offer file, read by a bulk fetch. */
 struct bulk_region {
 	char region[32];
-	char *url;                       /* the offer file's URL (heap) */
-	struct price_list pl;            /* its EBS prices and vintage */
+	char *url;	      /* the offer file's URL (heap) */
+	struct price_list pl; /* its EBS prices and vintage */
 	long long bytes;
 };
 

@@ -34,10 +34,10 @@ struct report_table {
 };
 
 struct report_chart {
-	char *name;              /* file stem and HTML id: [a-z0-9-] */
+	char *name; /* file stem and HTML id: [a-z0-9-] */
 	char *title;
-	char *svg;               /* one <svg> element */
-	char *caption;           /* prose under the chart, or NULL */
+	char *svg;     /* one <svg> element */
+	char *caption; /* prose under the chart, or NULL */
 	struct report_table data;
 };
 
@@ -87,7 +87,7 @@ struct report_run {
 	const struct bench_run *run;
 	const struct bench_phase_result *phases;
 	size_t nphases;
-	struct bench_sample *const *samples;   /* per phase; NULL: none */
+	struct bench_sample *const *samples; /* per phase; NULL: none */
 	const size_t *nsamples;
 };
 
@@ -108,8 +108,8 @@ struct report_chart *report_chart_iops(const char *name, const char *title,
  * series per run that has any of them, side by side.  NULL when none has.
  */
 struct report_chart *report_chart_latency(const char *name, const char *title,
-					  const struct report_run *runs, size_t n,
-					  const char *phase);
+					  const struct report_run *runs,
+					  size_t n, const char *phase);
 
 /*
  * The modelled per-second series of a volume under a constant demand from
@@ -118,23 +118,23 @@ struct report_chart *report_chart_latency(const char *name, const char *title,
  * of vertices written to t and v (room for max; 4 suffice for gp2), 0 when
  * the model has nothing to say (unknown type or size, HDD, standard).
  */
-size_t report_model_series(const char *volume_type, double size_gib,
-			   long iops, long seconds, double *t, double *v,
-			   size_t max, double *demand);
+size_t report_model_series(const char *volume_type, double size_gib, long iops,
+			   long seconds, double *t, double *v, size_t max,
+			   double *demand);
 
 /* ------------------------------------------------------------ costs */
 
 struct report_cost_input {
 	const char *region;
-	const char *prices_note;         /* "snapshot 1 (embedded, as of ...)" */
-	const struct volume_limits *lim; /* [VT_COUNT]: gp2, gp3, io2 used */
-	const struct type_prices *prices;/* [VT_COUNT] */
-	const long *sizes;               /* the sizes asked for (GiB) */
+	const char *prices_note; /* "snapshot 1 (embedded, as of ...)" */
+	const struct volume_limits *lim;  /* [VT_COUNT]: gp2, gp3, io2 used */
+	const struct type_prices *prices; /* [VT_COUNT] */
+	const long *sizes;		  /* the sizes asked for (GiB) */
 	size_t nsizes;
-	long iops;                       /* the compare load (3,000) */
-	double capacity_gib;             /* capacity of the IOPS curve (100) */
-	double io_kib;                   /* I/O size of the IOPS curve (16) */
-	long max_stripe;                 /* widest gp3 stripe (8) */
+	long iops;	     /* the compare load (3,000) */
+	double capacity_gib; /* capacity of the IOPS curve (100) */
+	double io_kib;	     /* I/O size of the IOPS curve (16) */
+	long max_stripe;     /* widest gp3 stripe (8) */
 };
 
 /*
@@ -206,32 +206,32 @@ int report_svg_dir(struct out_doc *doc, const char *dir,
  */
 struct report_scan_finding {
 	const char *volume_id;
-	const char *name;              /* Name tag, or NULL */
+	const char *name; /* Name tag, or NULL */
 	const char *region;
-	const char *category;          /* scan_cat_name() */
-	const char *current;           /* "gp2 500 GiB" */
-	const char *proposed;          /* "gp3 500 GiB 3,000 IOPS", "delete" */
-	double cur_usd, prop_usd, save_usd;   /* per month */
+	const char *category; /* scan_cat_name() */
+	const char *current;  /* "gp2 500 GiB" */
+	const char *proposed; /* "gp3 500 GiB 3,000 IOPS", "delete" */
+	double cur_usd, prop_usd, save_usd; /* per month */
 };
 
 struct report_scan_total {
-	const char *key;               /* category or region */
+	const char *key; /* category or region */
 	long volumes;
 	double cur_usd, prop_usd, save_usd;
 };
 
 struct report_scan {
-	const char *source;            /* the inventory, for captions */
-	int generated;                 /* a generated (not real) inventory */
+	const char *source; /* the inventory, for captions */
+	int generated;	    /* a generated (not real) inventory */
 	const struct report_scan_finding *findings;
 	size_t nfindings;
 	const struct report_scan_total *by_category;
 	size_t ncategories;
 	const struct report_scan_total *by_region;
 	size_t nregions;
-	size_t top;                    /* volumes in the top-savings chart */
-	const char *currency;          /* of every amount; NULL: USD */
-	const struct report_scan_total *by_tag;   /* by the value of tag_key */
+	size_t top;	      /* volumes in the top-savings chart */
+	const char *currency; /* of every amount; NULL: USD */
+	const struct report_scan_total *by_tag; /* by the value of tag_key */
 	size_t ntags;
 	const char *tag_key;
 };

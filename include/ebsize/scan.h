@@ -15,16 +15,16 @@
 
 /* Finding categories, in the order totals list them. */
 enum scan_cat {
-	SCAN_GP2_TO_GP3,          /* in place, nothing slower */
-	SCAN_GP2_SIZED_FOR_IOPS,  /* a smaller gp3 + data copy */
-	SCAN_GP2_BURST_RISK,      /* observed load drains the bucket */
-	SCAN_OVERPROVISIONED,     /* io1/io2/gp3 above peak + headroom */
-	SCAN_UNATTACHED,          /* state available: pays for nothing */
-	SCAN_EXCLUDED,            /* exempted by tag: never changed */
+	SCAN_GP2_TO_GP3,	 /* in place, nothing slower */
+	SCAN_GP2_SIZED_FOR_IOPS, /* a smaller gp3 + data copy */
+	SCAN_GP2_BURST_RISK,	 /* observed load drains the bucket */
+	SCAN_OVERPROVISIONED,	 /* io1/io2/gp3 above peak + headroom */
+	SCAN_UNATTACHED,	 /* state available: pays for nothing */
+	SCAN_EXCLUDED,		 /* exempted by tag: never changed */
 	/* from the billing rules (billing.h), for volumes known from the bill */
-	SCAN_IO1_TO_IO2,          /* io2 at the same IOPS costs less */
-	SCAN_IO1_TO_GP3,          /* gp3 carries what io1 allows */
-	SCAN_NOT_IN_INVENTORY,    /* billed, absent from describe-volumes */
+	SCAN_IO1_TO_IO2,       /* io2 at the same IOPS costs less */
+	SCAN_IO1_TO_GP3,       /* gp3 carries what io1 allows */
+	SCAN_NOT_IN_INVENTORY, /* billed, absent from describe-volumes */
 	SCAN_CAT_COUNT
 };
 
@@ -35,13 +35,13 @@ const char *scan_cat_name(enum scan_cat c);
 struct scan_load {
 	long period_s;
 	int have_iops;
-	double peak_iops;         /* max over periods of (read + write ops) / P */
+	double peak_iops; /* max over periods of (read + write ops) / P */
 	int have_mibps;
-	double peak_mibps;        /* max of (read + write bytes) / P / 2^20 */
+	double peak_mibps; /* max of (read + write bytes) / P / 2^20 */
 	int have_burst;
 	double burst_first_pct, burst_last_pct, burst_min_pct;
 	long long burst_first_t, burst_last_t;
-	int iops_exceeded;        /* periods with VolumeIOPSExceededCheck 1 */
+	int iops_exceeded; /* periods with VolumeIOPSExceededCheck 1 */
 	int tput_exceeded;
 };
 
@@ -58,18 +58,18 @@ struct scan_volume {
 	const char *region;
 	const char *az;
 	struct vol_config cfg;
-	int available;            /* State "available" (unattached) */
-	double used_gib;          /* < 0: unknown */
-	const struct scan_load *load;   /* NULL: no metrics */
-	int multi_attach;         /* Multi-Attach: never gp3 (T1) */
-	int encrypted;            /* a new volume must be encrypted too */
-	const char *kms_key_id;   /* NULL: the default key (not owned) */
+	int available;		      /* State "available" (unattached) */
+	double used_gib;	      /* < 0: unknown */
+	const struct scan_load *load; /* NULL: no metrics */
+	int multi_attach;	      /* Multi-Attach: never gp3 (T1) */
+	int encrypted;		      /* a new volume must be encrypted too */
+	const char *kms_key_id;	      /* NULL: the default key (not owned) */
 };
 
 struct scan_opts {
-	double headroom_pct;      /* over observed peaks; default 20 */
-	double min_savings_usd;   /* per month; findings below are dropped */
-	double alarm_lead_s;      /* BurstBalance alarm lead time */
+	double headroom_pct;	/* over observed peaks; default 20 */
+	double min_savings_usd; /* per month; findings below are dropped */
+	double alarm_lead_s;	/* BurstBalance alarm lead time */
 };
 
 enum scan_level { SCAN_LOW, SCAN_MEDIUM, SCAN_HIGH };
@@ -78,37 +78,37 @@ const char *scan_level_name(enum scan_level l);
 struct scan_finding {
 	enum scan_cat cat;
 	struct vol_config cur;
-	struct vol_config prop;   /* prop.count 0: delete (unattached) */
-	int new_volume;           /* prop needs a new volume + data copy */
-	double cur_usd;           /* monthly */
+	struct vol_config prop; /* prop.count 0: delete (unattached) */
+	int new_volume;		/* prop needs a new volume + data copy */
+	double cur_usd;		/* monthly */
 	double prop_usd;
-	double save_usd;          /* never negative */
-	double extra_usd;         /* monthly cost the fix adds (burst risk) */
+	double save_usd;  /* never negative */
+	double extra_usd; /* monthly cost the fix adds (burst risk) */
 	enum scan_level risk;
 	enum scan_level confidence;
-	double cliff_s;           /* seconds to the burst cliff; < 0 none */
-	double alarm_pct;         /* BurstBalance threshold; 0 no alarm */
-	double alarm_load_iops;   /* the load the threshold and the cliff
+	double cliff_s;		/* seconds to the burst cliff; < 0 none */
+	double alarm_pct;	/* BurstBalance threshold; 0 no alarm */
+	double alarm_load_iops; /* the load the threshold and the cliff
 				   * assume (one drain for both) */
-	double alarm_lead_s;      /* seconds left when it fires */
+	double alarm_lead_s;	/* seconds left when it fires */
 	/* what the reason text needs (see scan_reason) */
-	double used_gib;          /* < 0 unknown */
-	double peak_iops;         /* < 0 no metrics */
+	double used_gib;  /* < 0 unknown */
+	double peak_iops; /* < 0 no metrics */
 	double headroom_pct;
-	long target_iops;         /* gp2 size looks chosen for this; 0 no */
+	long target_iops; /* gp2 size looks chosen for this; 0 no */
 	unsigned no_byte_metrics : 1;
-	unsigned burst_data : 1;  /* BurstBalance was observed */
-	unsigned burst_falling : 1;   /* ... and fell over the window */
-	unsigned encrypted : 1;   /* the volume is encrypted */
-	double burst_min_pct;     /* lowest BurstBalance seen */
-	double balance_pct_per_h; /* its fall, % per hour (0: not falling) */
-	double load_iops;         /* the load seen draining the bucket: the
+	unsigned burst_data : 1;    /* BurstBalance was observed */
+	unsigned burst_falling : 1; /* ... and fell over the window */
+	unsigned encrypted : 1;	    /* the volume is encrypted */
+	double burst_min_pct;	    /* lowest BurstBalance seen */
+	double balance_pct_per_h;   /* its fall, % per hour (0: not falling) */
+	double load_iops;	    /* the load seen draining the bucket: the
 				   * peak IOPS or the fall of BurstBalance,
 				   * whichever drains faster, at most the
 				   * burst ceiling; < 0 none seen */
-	const char *kms_key_id;   /* its key; NULL default (not owned) */
+	const char *kms_key_id;	    /* its key; NULL default (not owned) */
 	unsigned to_gp3_from_piops : 1;
-	const char *excluded_by;  /* the --exclude-tag rule (not owned) */
+	const char *excluded_by; /* the --exclude-tag rule (not owned) */
 };
 
 /* USD rounded to a millionth (all money in findings and totals). */

@@ -27,14 +27,14 @@ struct scan_bill_link;
 struct scan_rec {
 	struct scan_finding f;
 	char id[24];
-	const char *region;   /* interned (lives as long as the fleet) */
-	const char *currency; /* of its money: the region's; interned */
-	const char *az;       /* interned; NULL when unusable in a command */
-	char *name;           /* tag Name */
-	char *group;          /* the by_tag value */
-	char *ns, *pvc;       /* Kubernetes claim */
-	char *kms;            /* KmsKeyId (f.kms_key_id points here) */
-	const struct inv_pv *pv;   /* its PersistentVolume (in the fleet's
+	const char *region;	 /* interned (lives as long as the fleet) */
+	const char *currency;	 /* of its money: the region's; interned */
+	const char *az;		 /* interned; NULL when unusable in a command */
+	char *name;		 /* tag Name */
+	char *group;		 /* the by_tag value */
+	char *ns, *pvc;		 /* Kubernetes claim */
+	char *kms;		 /* KmsKeyId (f.kms_key_id points here) */
+	const struct inv_pv *pv; /* its PersistentVolume (in the fleet's
 				      Kubernetes objects); NULL none */
 	/* what billing exports say of it (set and owned by the command);
 	 * NULL: not in a billing export */
@@ -57,23 +57,28 @@ int scan_rec_cmp(const struct scan_rec *a, const struct scan_rec *b);
  * finding or not (kept for the currency and region totals only).
  */
 struct scan_total {
-	const char *key;              /* interned; the category's name */
-	const char *currency;         /* interned */
+	const char *key;      /* interned; the category's name */
+	const char *currency; /* interned */
 	size_t findings;
-	long long current_u;          /* what the findings' volumes cost now */
-	long long savings_u;          /* what their proposals save */
-	long long extra_u;            /* what burst-risk fixes add */
+	long long current_u; /* what the findings' volumes cost now */
+	long long savings_u; /* what their proposals save */
+	long long extra_u;   /* what burst-risk fixes add */
 	size_t scanned;
 	long long scanned_u;
 };
 
-enum scan_by { SCAN_BY_CATEGORY, SCAN_BY_REGION, SCAN_BY_TAG, SCAN_BY_CURRENCY,
-	       SCAN_BY_COUNT };
+enum scan_by {
+	SCAN_BY_CATEGORY,
+	SCAN_BY_REGION,
+	SCAN_BY_TAG,
+	SCAN_BY_CURRENCY,
+	SCAN_BY_COUNT
+};
 
 struct scan_totals {
 	struct scan_total *t;
 	size_t n, alloc;
-	struct strmap index;          /* "key\x1fcurrency" -> index + 1 */
+	struct strmap index; /* "key\x1fcurrency" -> index + 1 */
 };
 
 /* Millionths (a total's money) to a currency amount. */
@@ -81,7 +86,7 @@ double scan_total_money(long long micro);
 
 /* keep_top: the N findings kept for one currency (a heap; private). */
 struct scan_heap {
-	const char *currency;         /* interned */
+	const char *currency; /* interned */
 	struct scan_rec *h;
 	size_t n, alloc;
 };
@@ -91,11 +96,11 @@ struct scan_heap {
  * workbook, which prices them live): count x usd_each is what they cost.
  */
 struct scan_group {
-	const char *region;           /* interned */
-	const char *currency;         /* interned */
+	const char *region;   /* interned */
+	const char *currency; /* interned */
 	struct vol_config cfg;
 	size_t volumes;
-	double usd_each;              /* monthly cost of one */
+	double usd_each; /* monthly cost of one */
 };
 
 /*
@@ -107,13 +112,13 @@ typedef const struct price_set *(*scan_prices_fn)(void *arg,
 						  const char *region);
 
 struct scan_fleet_opts {
-	struct scan_opts rules;       /* headroom, minimum savings, alarm lead */
-	const char *only_region;      /* analyse only this region; NULL: all */
-	const char *default_region;   /* where a PV without a zone is priced */
-	const char *const *excl;      /* exclusion rules "K" or "K=V" */
+	struct scan_opts rules;	    /* headroom, minimum savings, alarm lead */
+	const char *only_region;    /* analyse only this region; NULL: all */
+	const char *default_region; /* where a PV without a zone is priced */
+	const char *const *excl;    /* exclusion rules "K" or "K=V" */
 	size_t nexcl;
-	const char *by_tag;           /* group totals by this tag; NULL */
-	const char *usage_file;       /* names the used-space input in messages */
+	const char *by_tag;	/* group totals by this tag; NULL */
+	const char *usage_file; /* names the used-space input in messages */
 	scan_prices_fn prices;
 	void *prices_arg;
 	/*
@@ -123,7 +128,7 @@ struct scan_fleet_opts {
 	 * and the running totals.
 	 */
 	size_t keep_top;
-	int group_unchanged;          /* keep f->groups (workbooks) */
+	int group_unchanged; /* keep f->groups (workbooks) */
 };
 
 /*
@@ -140,38 +145,38 @@ struct scan_no_price {
 struct scan_fleet {
 	struct scan_fleet_opts o;
 	struct volume_limits lim[VT_COUNT];
-	struct scan_rec *recs;        /* the findings kept (o.keep_top); in
+	struct scan_rec *recs; /* the findings kept (o.keep_top); in
 					 scan_rec_cmp order after
 					 scan_fleet_sort */
 	size_t nrecs, arecs;
-	size_t nfindings;             /* every finding, kept or not */
+	size_t nfindings; /* every finding, kept or not */
 	struct scan_totals by[SCAN_BY_COUNT];
-	struct scan_group *groups;    /* o.group_unchanged: no finding */
+	struct scan_group *groups; /* o.group_unchanged: no finding */
 	size_t ngroups, agroups;
 	/* Kubernetes plans of the findings (scan_k8s_plan), by method */
 	size_t k8s_vac, k8s_reused, k8s_in_tree, k8s_blocked;
-	size_t scanned;               /* analysed (findings or not) */
-	size_t skipped;               /* problems, illegal, transient states */
-	size_t other_region;          /* outside only_region */
-	size_t skipped_no_price;      /* in regions or of types without prices */
+	size_t scanned;		 /* analysed (findings or not) */
+	size_t skipped;		 /* problems, illegal, transient states */
+	size_t other_region;	 /* outside only_region */
+	size_t skipped_no_price; /* in regions or of types without prices */
 	struct scan_no_price *no_price;
 	size_t nno_price, ano_price;
-	struct inv_warnings warn;     /* new warnings; the caller prints and
+	struct inv_warnings warn;	 /* new warnings; the caller prints and
 					 releases them as it likes */
-	struct scan_k8s cluster;      /* the Kubernetes objects, indexed */
-	struct scan_cluster_finding *cl;   /* scan_fleet_cluster's findings */
+	struct scan_k8s cluster;	 /* the Kubernetes objects, indexed */
+	struct scan_cluster_finding *cl; /* scan_fleet_cluster's findings */
 	size_t ncl;
-	char cl_region[32];           /* ... priced in this region */
+	char cl_region[32]; /* ... priced in this region */
 	/* private */
-	struct idset seen;            /* volume id -> file it was read from
+	struct idset seen; /* volume id -> file it was read from
 					 (an index into files) */
 	const char **files;
 	size_t nfiles, afiles;
-	struct scan_heap *heaps;      /* keep_top: one per currency */
+	struct scan_heap *heaps; /* keep_top: one per currency */
 	size_t nheaps, aheaps;
-	struct strmap group_index;    /* configuration -> groups index + 1 */
-	struct strmap extra;          /* volume id -> metrics and used space */
-	struct strmap strings;        /* interned regions, zones, file names */
+	struct strmap group_index; /* configuration -> groups index + 1 */
+	struct strmap extra;	   /* volume id -> metrics and used space */
+	struct strmap strings;	   /* interned regions, zones, file names */
 	struct strmap pv_by_id;
 	const struct inv_k8s *k8s;
 };
@@ -232,7 +237,7 @@ int scan_fleet_has_side_inputs(const struct scan_fleet *f, const char *id);
 struct scan_billed {
 	const char *id;
 	const char *region;
-	struct vol_config cfg;       /* count 1 */
+	struct vol_config cfg; /* count 1 */
 	const struct inv_tag *tags;
 	size_t ntags;
 };

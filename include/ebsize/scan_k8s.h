@@ -35,10 +35,10 @@
 struct scan_k8s {
 	const struct inv_k8s *k;
 	struct strmap sc_by_name;
-	struct strmap pvc_by_key;     /* "namespace/name" */
+	struct strmap pvc_by_key; /* "namespace/name" */
 	struct strmap vac_by_name;
-	const char *vac_api;          /* the API version manifests use */
-	int vac_api_from_cluster;     /* 1: read from the given classes */
+	const char *vac_api;	  /* the API version manifests use */
+	int vac_api_from_cluster; /* 1: read from the given classes */
 };
 
 /* Index k (which must outlive c).  Duplicate names: the first wins. */
@@ -83,22 +83,22 @@ int scan_k8s_pv_config(const struct scan_k8s *c,
 /* ------------------------------------------------------------ one volume */
 
 enum scan_k8s_method {
-	SCAN_K8S_NONE,           /* not a change in place, or no PV */
-	SCAN_K8S_VAC,            /* patch the claim to a VolumeAttributesClass */
-	SCAN_K8S_MODIFY_VOLUME,  /* in-tree: aws ec2 modify-volume */
-	SCAN_K8S_BLOCKED         /* a modification is under way or refused */
+	SCAN_K8S_NONE,		/* not a change in place, or no PV */
+	SCAN_K8S_VAC,		/* patch the claim to a VolumeAttributesClass */
+	SCAN_K8S_MODIFY_VOLUME, /* in-tree: aws ec2 modify-volume */
+	SCAN_K8S_BLOCKED	/* a modification is under way or refused */
 };
 
 struct scan_k8s_plan {
 	enum scan_k8s_method method;
-	const struct inv_pvc *pvc;    /* the claim, when given */
-	char vac[254];                /* SCAN_K8S_VAC: the class to patch to */
-	int reused;                   /* ... an existing class of the cluster */
-	const char *status;           /* the claim's modification under way:
+	const struct inv_pvc *pvc; /* the claim, when given */
+	char vac[254];		   /* SCAN_K8S_VAC: the class to patch to */
+	int reused;		   /* ... an existing class of the cluster */
+	const char *status;	   /* the claim's modification under way:
 					 "InProgress", ...; NULL none (the
 					 method is BLOCKED but for in-tree) */
-	const char *target;           /* ... the class it moves to; may be NULL */
-	const char *note;             /* a sentence for the finding; NULL */
+	const char *target;	   /* ... the class it moves to; may be NULL */
+	const char *note;	   /* a sentence for the finding; NULL */
 };
 
 /*
@@ -136,10 +136,10 @@ char *scan_k8s_verify(const struct scan_k8s_plan *p, const char *ns,
 /* ------------------------------------------------------------ cluster */
 
 enum scan_cluster_cat {
-	SCAN_CL_DEFAULT_GP2,       /* the default class provisions gp2 */
-	SCAN_CL_DEFAULT_IN_TREE,   /* ... uses the in-tree provisioner */
-	SCAN_CL_SEVERAL_DEFAULTS,  /* more than one class is the default */
-	SCAN_CL_NO_DEFAULT,        /* none is, and claims name gp2 classes */
+	SCAN_CL_DEFAULT_GP2,	  /* the default class provisions gp2 */
+	SCAN_CL_DEFAULT_IN_TREE,  /* ... uses the in-tree provisioner */
+	SCAN_CL_SEVERAL_DEFAULTS, /* more than one class is the default */
+	SCAN_CL_NO_DEFAULT,	  /* none is, and claims name gp2 classes */
 	SCAN_CL_COUNT
 };
 
@@ -150,31 +150,31 @@ const char *scan_cluster_cat_name(enum scan_cluster_cat c);
 struct scan_sc_spec {
 	char name[64];
 	enum vol_type type;
-	double iops_per_gb;       /* kept from an in-tree io1 class; 0 none */
+	double iops_per_gb; /* kept from an in-tree io1 class; 0 none */
 	int auto_iops_increase;
 	int encrypted;
-	const char *kms_key_id;   /* not owned */
-	const char *fstype;       /* not owned */
+	const char *kms_key_id; /* not owned */
+	const char *fstype;	/* not owned */
 	int retain;
 };
 
 struct scan_cluster_finding {
 	enum scan_cluster_cat cat;
-	const struct inv_sc **classes;   /* the classes concerned (owned array) */
+	const struct inv_sc **classes; /* the classes concerned (owned array) */
 	size_t nclasses;
-	int in_tree;                     /* one of them is in-tree */
-	size_t gp2_pvcs;                 /* claims bound to gp2 classes */
-	int priced;                      /* the per-GiB figures are known */
-	double gp2_usd_per_gib;          /* storage, per GiB-month */
+	int in_tree;		/* one of them is in-tree */
+	size_t gp2_pvcs;	/* claims bound to gp2 classes */
+	int priced;		/* the per-GiB figures are known */
+	double gp2_usd_per_gib; /* storage, per GiB-month */
 	double gp3_usd_per_gib;
-	int has_fix;                     /* spec / keep below say what */
-	struct scan_sc_spec spec;        /* the class that becomes default */
-	const struct inv_sc *keep;       /* ... an existing one (no manifest) */
+	int has_fix;		   /* spec / keep below say what */
+	struct scan_sc_spec spec;  /* the class that becomes default */
+	const struct inv_sc *keep; /* ... an existing one (no manifest) */
 	char *reason;
-	char *manifest;                  /* YAML; NULL none */
-	char *create;                    /* kubectl apply line; NULL none */
-	char *annotate;                  /* old defaults -> "false"; NULL none */
-	char *make_default;              /* an existing class -> "true"; NULL */
+	char *manifest;	    /* YAML; NULL none */
+	char *create;	    /* kubectl apply line; NULL none */
+	char *annotate;	    /* old defaults -> "false"; NULL none */
+	char *make_default; /* an existing class -> "true"; NULL */
 };
 
 /*

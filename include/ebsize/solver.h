@@ -15,59 +15,59 @@
 
 /* What the workload needs. */
 struct need {
-	double iops;             /* N operations per second of io_kib each */
-	double mibps;            /* M (0: only what N x io_kib implies) */
-	double size_gib;         /* C of usable capacity (0: none) */
-	double io_kib;           /* I/O size; SSD counts up to 256 KiB per
+	double iops;	 /* N operations per second of io_kib each */
+	double mibps;	 /* M (0: only what N x io_kib implies) */
+	double size_gib; /* C of usable capacity (0: none) */
+	double io_kib;	 /* I/O size; SSD counts up to 256 KiB per
 				  * operation, HDD 1 MiB (T1 [S5]) */
 	/* optional peak: peak_iops for peak_s seconds every period_s */
-	double peak_iops;        /* 0: no peak profile */
+	double peak_iops; /* 0: no peak profile */
 	double peak_s;
 	double period_s;
 };
 
 enum instance_fit {
-	FIT_UNCHECKED,           /* no instance given */
-	FIT_OK,                  /* within the instance's baseline */
-	FIT_BURST,               /* above baseline, within maximum: 30 min/24 h */
-	FIT_NO                   /* above the instance's maximum */
+	FIT_UNCHECKED, /* no instance given */
+	FIT_OK,	       /* within the instance's baseline */
+	FIT_BURST,     /* above baseline, within maximum: 30 min/24 h */
+	FIT_NO	       /* above the instance's maximum */
 };
 
 const char *solver_fit_name(enum instance_fit f);
 
 struct candidate {
-	struct vol_config cfg;   /* one volume; cfg.count volumes in the set */
-	struct cost cost;        /* the whole set */
-	struct perf perf;        /* the whole set */
-	int sustained;           /* meets the need at baseline (or the peak
+	struct vol_config cfg; /* one volume; cfg.count volumes in the set */
+	struct cost cost;      /* the whole set */
+	struct perf perf;      /* the whole set */
+	int sustained;	       /* meets the need at baseline (or the peak
 				  * profile is covered by credits) */
-	int peak_covered;        /* sustained thanks to --peak credits */
-	double burst_seconds;    /* burst-only: how long a full bucket meets
+	int peak_covered;      /* sustained thanks to --peak credits */
+	double burst_seconds;  /* burst-only: how long a full bucket meets
 				  * the need */
 	enum instance_fit fit;
-	double headroom_pct;     /* min over IOPS and MiB/s of spare capacity */
-	double usd_per_kiops;    /* total per 1,000 delivered IOPS */
+	double headroom_pct;  /* min over IOPS and MiB/s of spare capacity */
+	double usd_per_kiops; /* total per 1,000 delivered IOPS */
 };
 
 struct solver_input {
 	/* per type: NULL limits = type not considered */
 	const struct volume_limits *lim[VT_COUNT];
 	const struct type_prices *prices[VT_COUNT];
-	const struct instance_limits *inst;     /* NULL: none */
+	const struct instance_limits *inst; /* NULL: none */
 	long max_stripe;
-	const char *currency;    /* of the prices (notes); NULL: USD */
+	const char *currency; /* of the prices (notes); NULL: USD */
 };
 
 struct solver_result {
-	struct candidate *opts;     /* sorted: sustained first, then by total */
+	struct candidate *opts; /* sorted: sustained first, then by total */
 	size_t n;
-	char **notes;            /* why types were ruled out, stripe wins */
+	char **notes; /* why types were ruled out, stripe wins */
 	size_t nnotes;
 	/* the need translated into what volumes see */
-	double ssd_iops;         /* N x 256 KiB units */
-	double mibps;            /* max(M, N x io_kib) */
-	double hdd_mibps;        /* max(M, N x max(io_kib, 1 MiB)) */
-	enum instance_fit fit;   /* the need against the instance */
+	double ssd_iops;       /* N x 256 KiB units */
+	double mibps;	       /* max(M, N x io_kib) */
+	double hdd_mibps;      /* max(M, N x max(io_kib, 1 MiB)) */
+	enum instance_fit fit; /* the need against the instance */
 };
 
 /*
@@ -97,7 +97,8 @@ enum instance_fit solver_instance_fit(const struct instance_limits *inst,
  */
 int solver_best_of_type(const struct volume_limits *lim,
 			const struct type_prices *p, const struct need *need,
-			long k, struct candidate *out, char *why, size_t whylen);
+			long k, struct candidate *out, char *why,
+			size_t whylen);
 
 /* Does cfg (count volumes) sustain need at baseline?  Independent check. */
 int solver_meets(const struct vol_config *cfg, const struct need *need);

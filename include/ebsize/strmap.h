@@ -17,11 +17,14 @@ struct strmap_slot {
 
 struct strmap {
 	struct strmap_slot *slots;
-	size_t cap;     /* a power of two, or 0 */
+	size_t cap; /* a power of two, or 0 */
 	size_t n;
 };
 
-#define STRMAP_INIT { NULL, 0, 0 }
+#define STRMAP_INIT        \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 /* The value stored under key, or NULL. */
 void *strmap_get(const struct strmap *m, const char *key);

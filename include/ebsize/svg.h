@@ -31,13 +31,13 @@
 /* Units: what tick labels say after the number. */
 enum svg_unit {
 	SVG_UNIT_NONE,
-	SVG_UNIT_IOPS,       /* "3,000 IOPS", "200k IOPS" */
-	SVG_UNIT_MIBPS,      /* "250 MiB/s" */
-	SVG_UNIT_GIB,        /* "1,000 GiB" */
-	SVG_UNIT_USD,        /* "$1,200" (USD per month by context) */
-	SVG_UNIT_MS,         /* "10 ms" */
-	SVG_UNIT_SECONDS,    /* values in s, shown in s, min or h by range */
-	SVG_UNIT_PCT         /* "50 %" */
+	SVG_UNIT_IOPS,	  /* "3,000 IOPS", "200k IOPS" */
+	SVG_UNIT_MIBPS,	  /* "250 MiB/s" */
+	SVG_UNIT_GIB,	  /* "1,000 GiB" */
+	SVG_UNIT_USD,	  /* "$1,200" (USD per month by context) */
+	SVG_UNIT_MS,	  /* "10 ms" */
+	SVG_UNIT_SECONDS, /* values in s, shown in s, min or h by range */
+	SVG_UNIT_PCT	  /* "50 %" */
 };
 
 enum svg_scale { SVG_LINEAR, SVG_LOG };
@@ -53,11 +53,11 @@ enum svg_mark {
 
 /* How a series looks.  colour and dash are trusted literals, not input. */
 struct svg_style {
-	const char *colour;      /* "#0072b2" */
-	const char *dash;        /* stroke-dasharray, NULL: solid */
+	const char *colour; /* "#0072b2" */
+	const char *dash;   /* stroke-dasharray, NULL: solid */
 	enum svg_mark mark;
-	double width;            /* stroke width in px; 0: 2 */
-	double opacity;          /* fill opacity of areas and bars; 0: default */
+	double width;	/* stroke width in px; 0: 2 */
+	double opacity; /* fill opacity of areas and bars; 0: default */
 };
 
 /*
@@ -69,10 +69,10 @@ struct svg_style {
 void svg_style_for(const char *type, struct svg_style *out);
 
 enum svg_kind {
-	SVG_LINE,                /* polyline; NAN breaks it */
-	SVG_AREA,                /* filled down to the axis, outlined */
-	SVG_POINTS,              /* markers only */
-	SVG_BARS                 /* one bar per category (y only) */
+	SVG_LINE,   /* polyline; NAN breaks it */
+	SVG_AREA,   /* filled down to the axis, outlined */
+	SVG_POINTS, /* markers only */
+	SVG_BARS    /* one bar per category (y only) */
 };
 
 struct svg_chart;
@@ -100,7 +100,7 @@ void svg_chart_range(struct svg_chart *c, char which, double lo, double hi);
  * series only give it its style), and a NAN draws nothing.
  */
 #define SVG_CAT_HORIZONTAL 1
-#define SVG_CAT_OVERLAP 2
+#define SVG_CAT_OVERLAP	   2
 void svg_chart_categories(struct svg_chart *c, const char *const *names,
 			  size_t n, unsigned flags);
 
@@ -109,9 +109,9 @@ void svg_chart_categories(struct svg_chart *c, const char *const *names,
  * x and y are copied.  For SVG_BARS x is ignored (may be NULL) and n must
  * equal the number of categories; a NAN y draws "n/a" instead of a bar.
  */
-void svg_chart_series(struct svg_chart *c, enum svg_kind kind,
-		      const char *name, const struct svg_style *st,
-		      const double *x, const double *y, size_t n);
+void svg_chart_series(struct svg_chart *c, enum svg_kind kind, const char *name,
+		      const struct svg_style *st, const double *x,
+		      const double *y, size_t n);
 
 /*
  * An annotation: with y NAN a vertical rule at x labelled text (a cliff,
@@ -138,9 +138,8 @@ int svg_chart_render(const struct svg_chart *c, struct sbuf *out);
  * seconds shown as s, min or h; else 1), *step the step in display units
  * (linear) or 0 (log).
  */
-size_t svg_ticks(double lo, double hi, enum svg_scale scale,
-		 enum svg_unit unit, double *ticks, size_t max, double *div,
-		 double *step);
+size_t svg_ticks(double lo, double hi, enum svg_scale scale, enum svg_unit unit,
+		 double *ticks, size_t max, double *div, double *step);
 
 /*
  * The label of tick v (base units) with its unit: "3,000 IOPS", "$20",

@@ -19,7 +19,7 @@
  * so that failures read `return ebs_fail(err, EBS_ERR_IO, "...", ...);`.
  */
 int ebs_fail(char *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
@@ -34,11 +34,11 @@ char *xvstrfmt(const char *fmt, va_list ap);
 
 /* snprintf that always terminates and never reports truncation as error. */
 void xsnprintf(char *dst, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* The same; 0 when the whole text fit, -1 when it was cut short (for the
  * places where a cut would be a wrong answer: paths, stored names). */
 int xsnprintf_fit(char *dst, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * Strict parsers for numbers that come from outside: the whole string must
@@ -61,11 +61,14 @@ struct sbuf {
 	size_t alloc;
 	size_t cap;
 };
-#define SBUF_INIT(cap) { NULL, 0, 0, (cap) }
+#define SBUF_INIT(cap)            \
+	{                         \
+		NULL, 0, 0, (cap) \
+	}
 void sbuf_init(struct sbuf *sb, size_t cap);
 int sbuf_add(struct sbuf *sb, const void *data, size_t len);
 int sbuf_addf(struct sbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 int sbuf_addstr(struct sbuf *sb, const char *s);
 char *sbuf_detach(struct sbuf *sb, size_t *len);
 void sbuf_reset(struct sbuf *sb);
@@ -93,8 +96,8 @@ int write_file_atomic(const char *path, const char *data, size_t len,
  * temporary file beside path, fsync'd and closed; *tmp (heap) names it.
  * The caller renames it over path or unlinks it, and frees *tmp.
  */
-int write_file_temp(const char *path, const char *data, size_t len,
-		    char **tmp, char *err);
+int write_file_temp(const char *path, const char *data, size_t len, char **tmp,
+		    char *err);
 
 /* Create every missing directory of path's parent (mkdir -p dirname). */
 int mkdir_parents(const char *path, char *err);

@@ -13,15 +13,15 @@
 extern int test_n, test_failed;
 
 void test_ok(int cond, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 #define CHECK(cond, ...) test_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-#define CHECK_NEAR(got, want, tol, desc)                                     \
-	do {                                                                 \
-		double g_ = (got), w_ = (want);                              \
-		test_ok(fabs(g_ - w_) <= (tol), __FILE__, __LINE__,          \
-			"%s: got %.10g, want %.10g (tol %g)", (desc), g_, w_,    \
-			(double)(tol));                                      \
+#define CHECK_NEAR(got, want, tol, desc)                                      \
+	do {                                                                  \
+		double g_ = (got), w_ = (want);                               \
+		test_ok(fabs(g_ - w_) <= (tol), __FILE__, __LINE__,           \
+			"%s: got %.10g, want %.10g (tol %g)", (desc), g_, w_, \
+			(double)(tol));                                       \
 	} while (0)
 
 /* A scratch database seeded from the embedded data (real SQLite). */

@@ -18,8 +18,9 @@ static void flat(const struct batch_req *r, char *buf, size_t n)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < r->n && o < n; i++) {
-		int w = snprintf(buf + o, n - o, "%s%s=%s", i ? "|" : "", r->f[i].key,
-				 r->f[i].val ? r->f[i].val : "(null)");
+		int w =
+		    snprintf(buf + o, n - o, "%s%s=%s", i ? "|" : "",
+			     r->f[i].key, r->f[i].val ? r->f[i].val : "(null)");
 
 		if (w < 0)
 			break;
@@ -36,10 +37,13 @@ static void test_json_ok(void)
 		{ "{\"iops\":12000,\"size\":\"1TiB\",\"id\":\"db-7\"}",
 		  "iops=12000|size=1TiB|id=db-7", BATCH_NUMBER },
 		/* numbers keep their text: the option table reads it */
-		{ "{\"iops\":1e3,\"x\":-0.50E+2}", "iops=1e3|x=-0.50E+2", BATCH_NUMBER },
-		{ "  { \"a\" : \"b\" , \"c\" : null }  \r", "a=b|c=(null)", BATCH_STRING },
+		{ "{\"iops\":1e3,\"x\":-0.50E+2}", "iops=1e3|x=-0.50E+2",
+		  BATCH_NUMBER },
+		{ "  { \"a\" : \"b\" , \"c\" : null }  \r", "a=b|c=(null)",
+		  BATCH_STRING },
 		{ "{}", "", BATCH_NULL },
-		{ "{\"types\":[\"gp2\",\"gp3\"]}", "types=gp2,gp3", BATCH_LIST },
+		{ "{\"types\":[\"gp2\",\"gp3\"]}", "types=gp2,gp3",
+		  BATCH_LIST },
 		{ "{\"l\":[ 1 , \"b\" ]}", "l=1,b", BATCH_LIST },
 		{ "{\"l\":[]}", "l=", BATCH_LIST },
 		{ "{\"f\":true,\"g\":false}", "f=true|g=false", BATCH_BOOL },
@@ -47,38 +51,43 @@ static void test_json_ok(void)
 		{ "{\"id\":\"a\\\"b\\\\c\\/d\\u00e9\\ud83d\\ude00\"}",
 		  "id=a\"b\\c/d\xc3\xa9\xf0\x9f\x98\x80", BATCH_STRING },
 		{ "{\"k\\u0041\":\"\xc3\xa9\"}", "kA=\xc3\xa9", BATCH_STRING },
-		{ "\xef\xbb\xbf{}", NULL, BATCH_NULL },     /* a BOM is the caller's */
+		{ "\xef\xbb\xbf{}", NULL,
+		  BATCH_NULL }, /* a BOM is the caller's */
 	};
 	struct batch_req r = { 0 };
 	char why[160], got[512];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		int rc = batch_parse_json(cases[i].line, strlen(cases[i].line), &r,
-					  why, sizeof(why));
+		int rc = batch_parse_json(cases[i].line, strlen(cases[i].line),
+					  &r, why, sizeof(why));
 
 		if (!cases[i].want) {
-			CHECK(rc == -1, "batch_parse_json refuses '%s'", cases[i].line);
+			CHECK(rc == -1, "batch_parse_json refuses '%s'",
+			      cases[i].line);
 			continue;
 		}
 		flat(&r, got, sizeof(got));
 		CHECK(rc == 0 && !strcmp(got, cases[i].want),
-		      "batch_parse_json(%s): got '%s' (%s), want '%s'", cases[i].line,
-		      got, rc ? why : "ok", cases[i].want);
+		      "batch_parse_json(%s): got '%s' (%s), want '%s'",
+		      cases[i].line, got, rc ? why : "ok", cases[i].want);
 		if (!rc && r.n)
-			CHECK(r.f[0].kind == cases[i].kind0, "batch_parse_json(%s): kind %d",
-			      cases[i].line, (int)r.f[0].kind);
+			CHECK(r.f[0].kind == cases[i].kind0,
+			      "batch_parse_json(%s): kind %d", cases[i].line,
+			      (int)r.f[0].kind);
 	}
 	/* a line without its newline, not NUL-terminated */
 	{
 		const char text[] = "{\"a\":1}XYZ";
 
 		CHECK(batch_parse_json(text, 7, &r, why, sizeof(why)) == 0 &&
-		      r.n == 1 && !strcmp(r.f[0].val, "1"),
+			  r.n == 1 && !strcmp(r.f[0].val, "1"),
 		      "batch_parse_json reads only len bytes");
 	}
-	CHECK(batch_parse_json("{\"a\":\"x\",\"b\":null}", 18, &r, why, sizeof(why)) == 0 &&
-	      batch_find(&r, "a") && !strcmp(batch_find(&r, "a")->val, "x") &&
-	      !batch_find(&r, "b") && !batch_find(&r, "c"),
+	CHECK(batch_parse_json("{\"a\":\"x\",\"b\":null}", 18, &r, why,
+			       sizeof(why)) == 0 &&
+		  batch_find(&r, "a") &&
+		  !strcmp(batch_find(&r, "a")->val, "x") &&
+		  !batch_find(&r, "b") && !batch_find(&r, "c"),
 	      "batch_find: a value, null and absent");
 	batch_req_release(&r);
 }
@@ -88,45 +97,62 @@ static void test_json_errors(void)
 	static const struct {
 		const char *line, *why;
 	} cases[] = {
-		{ "", "column 1: expected '{' (a request is one JSON object per line)" },
-		{ "[1]", "column 1: expected '{' (a request is one JSON object per line)" },
+		{ "",
+		  "column 1: expected '{' (a request is one JSON object per line)" },
+		{ "[1]",
+		  "column 1: expected '{' (a request is one JSON object per line)" },
 		{ "{\"a\":1", "column 7: expected ',' or '}' after a value" },
-		{ "{\"iops\":3000 \"id\":\"x\"}", "column 14: expected ',' or '}' after a value" },
+		{ "{\"iops\":3000 \"id\":\"x\"}",
+		  "column 14: expected ',' or '}' after a value" },
 		{ "{a:1}", "column 2: expected a key in double quotes" },
 		{ "{\"a\" 1}", "column 6: expected ':' after a key" },
-		{ "{\"a\":}", "column 6: expected a value (a string, a number, true, false, null or a list)" },
+		{ "{\"a\":}",
+		  "column 6: expected a value (a string, a number, true, false, null or a list)" },
 		{ "{\"a\":1,}", "column 8: expected a key in double quotes" },
 		{ "{\"a\":1,\"a\":2}", "column 8: key 'a' given twice" },
-		{ "{\"a\":{\"b\":1}}", "column 6: a value cannot be an object" },
-		{ "{\"a\":[[1]]}", "column 7: a list holds strings and numbers only" },
+		{ "{\"a\":{\"b\":1}}",
+		  "column 6: a value cannot be an object" },
+		{ "{\"a\":[[1]]}",
+		  "column 7: a list holds strings and numbers only" },
 		{ "{\"a\":[\"x,y\"]}", "column 6: a list item holds a ','" },
 		{ "{\"a\":01}", "column 7: expected ',' or '}' after a value" },
 		{ "{\"a\":1.}", "column 6: a number needs digits after '.'" },
-		{ "{\"a\":1e}", "column 6: a number needs digits in its exponent" },
-		{ "{\"a\":-}", "column 6: expected a value (a string, a number, true, false, null or a list)" },
-		{ "{\"a\":tru}", "column 6: expected a value (a string, a number, true, false, null or a list)" },
+		{ "{\"a\":1e}",
+		  "column 6: a number needs digits in its exponent" },
+		{ "{\"a\":-}",
+		  "column 6: expected a value (a string, a number, true, false, null or a list)" },
+		{ "{\"a\":tru}",
+		  "column 6: expected a value (a string, a number, true, false, null or a list)" },
 		{ "{\"a\":\"x}", "column 6: unterminated string" },
 		{ "{\"a\":\"\\q\"}", "column 7: unknown escape in a string" },
-		{ "{\"a\":\"\\u12\"}", "column 7: \\u needs four hexadecimal digits" },
-		{ "{\"a\":\"\\ud800\"}", "column 7: a high surrogate without a low one" },
-		{ "{\"a\":\"\\udc00\"}", "column 7: a low surrogate without a high one" },
-		{ "{\"a\":\"\\u0000\"}", "column 7: \\u0000 is not allowed in a string" },
-		{ "{\"a\":\"x\ty\"}", "column 8: a control character in a string (escape it)" },
+		{ "{\"a\":\"\\u12\"}",
+		  "column 7: \\u needs four hexadecimal digits" },
+		{ "{\"a\":\"\\ud800\"}",
+		  "column 7: a high surrogate without a low one" },
+		{ "{\"a\":\"\\udc00\"}",
+		  "column 7: a low surrogate without a high one" },
+		{ "{\"a\":\"\\u0000\"}",
+		  "column 7: \\u0000 is not allowed in a string" },
+		{ "{\"a\":\"x\ty\"}",
+		  "column 8: a control character in a string (escape it)" },
 		{ "{\"a\":\"\xc3\"}", "column 7: not valid UTF-8" },
-		{ "{\"a\":\"\xed\xa0\x80\"}", "column 7: not valid UTF-8" },  /* a surrogate */
-		{ "{\"a\":\"\xc0\xaf\"}", "column 7: not valid UTF-8" },      /* overlong */
-		{ "{\"a\":1} {\"b\":2}", "column 9: text after the object (one request per line)" },
+		{ "{\"a\":\"\xed\xa0\x80\"}",
+		  "column 7: not valid UTF-8" }, /* a surrogate */
+		{ "{\"a\":\"\xc0\xaf\"}",
+		  "column 7: not valid UTF-8" }, /* overlong */
+		{ "{\"a\":1} {\"b\":2}",
+		  "column 9: text after the object (one request per line)" },
 	};
 	struct batch_req r = { 0 };
 	char why[160];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		int rc = batch_parse_json(cases[i].line, strlen(cases[i].line), &r,
-					  why, sizeof(why));
+		int rc = batch_parse_json(cases[i].line, strlen(cases[i].line),
+					  &r, why, sizeof(why));
 
 		CHECK(rc == -1 && !strcmp(why, cases[i].why),
-		      "batch_parse_json(%s) fails: '%s', want '%s'", cases[i].line,
-		      rc ? why : "(no error)", cases[i].why);
+		      "batch_parse_json(%s) fails: '%s', want '%s'",
+		      cases[i].line, rc ? why : "(no error)", cases[i].why);
 	}
 	batch_req_release(&r);
 }
@@ -141,19 +167,22 @@ static void test_csv_fields(void)
 	char *dup[] = { "id", "size", "size" };
 	char *blank[] = { "id", "" };
 
-	CHECK(batch_from_csv(hdr, 3, ok, 3, &r, why, sizeof(why)) == 0, "a CSV record");
+	CHECK(batch_from_csv(hdr, 3, ok, 3, &r, why, sizeof(why)) == 0,
+	      "a CSV record");
 	flat(&r, got, sizeof(got));
 	CHECK(!strcmp(got, "id=web, tier 1|type=gp3|size=(null)") &&
-	      r.f[2].kind == BATCH_NULL && r.f[1].kind == BATCH_STRING,
+		  r.f[2].kind == BATCH_NULL && r.f[1].kind == BATCH_STRING,
 	      "CSV: cells as strings, an empty one null: %s", got);
 	CHECK(batch_from_csv(hdr, 3, few, 2, &r, why, sizeof(why)) == -1 &&
-	      !strcmp(why, "2 fields where the header has 3"),
+		  !strcmp(why, "2 fields where the header has 3"),
 	      "CSV: a short record: %s", why);
 	CHECK(batch_check_header(hdr, 3, why, sizeof(why)) == 0, "a header");
 	CHECK(batch_check_header(dup, 3, why, sizeof(why)) == -1 &&
-	      !strcmp(why, "column 'size' is in the header twice"), "a header twice: %s", why);
+		  !strcmp(why, "column 'size' is in the header twice"),
+	      "a header twice: %s", why);
 	CHECK(batch_check_header(blank, 2, why, sizeof(why)) == -1 &&
-	      !strcmp(why, "column 2 of the header has no name"), "a header without a name: %s", why);
+		  !strcmp(why, "column 2 of the header has no name"),
+	      "a header without a name: %s", why);
 	batch_req_release(&r);
 }
 
@@ -174,14 +203,15 @@ static void test_detect(void)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
-		CHECK(batch_detect(cases[i].s, strlen(cases[i].s)) == cases[i].want,
+		CHECK(batch_detect(cases[i].s, strlen(cases[i].s)) ==
+			  cases[i].want,
 		      "batch_detect case %zu", i);
 }
 
 /* Instance types in visiting order, one string. */
 struct names {
 	struct sbuf sb;
-	const char *family;       /* only these (NULL: all) */
+	const char *family; /* only these (NULL: all) */
 };
 
 static int add_name(const struct instance_limits *il, void *arg)
@@ -212,7 +242,8 @@ static void test_family_order(void)
 	for (p = all.sb.buf; p && *p;) {
 		char fam[48];
 		size_t n = strcspn(p, ".");
-		struct names one = { SBUF_INIT(1 << 20), fam }, want = { SBUF_INIT(1 << 20), fam };
+		struct names one = { SBUF_INIT(1 << 20), fam },
+			     want = { SBUF_INIT(1 << 20), fam };
 
 		xsnprintf(fam, sizeof(fam), "%.*s", (int)n, p);
 		db_each_instance(db, NULL, fam, add_name, &one, err);
@@ -225,9 +256,10 @@ static void test_family_order(void)
 		sbuf_release(&one.sb);
 		sbuf_release(&want.sb);
 	}
-	CHECK(families > 150 && same == families,
-	      "db_each_instance(family): the general query's order for %zu of %zu families",
-	      same, families);
+	CHECK(
+	    families > 150 && same == families,
+	    "db_each_instance(family): the general query's order for %zu of %zu families",
+	    same, families);
 	sbuf_release(&all.sb);
 }
 

@@ -23,18 +23,18 @@ static void quantities(void)
 	} rows[] = {
 		{ "500", OPT_UNIT_GIB, 1, 500 },
 		{ "500GiB", OPT_UNIT_GIB, 1, 500 },
-		{ "1TiB", OPT_UNIT_GIB, 1, 1024 },         /* 1 TiB = 1024 GiB */
-		{ "1.5tib", OPT_UNIT_GIB, 1, 1536 },       /* case-insensitive */
-		{ "10GB", OPT_UNIT_GIB, 0, 0 },            /* GB is ambiguous: refused */
+		{ "1TiB", OPT_UNIT_GIB, 1, 1024 },   /* 1 TiB = 1024 GiB */
+		{ "1.5tib", OPT_UNIT_GIB, 1, 1536 }, /* case-insensitive */
+		{ "10GB", OPT_UNIT_GIB, 0, 0 }, /* GB is ambiguous: refused */
 		{ "GiB", OPT_UNIT_GIB, 0, 0 },
 		{ "3k", OPT_UNIT_COUNT, 1, 3000 },
 		{ "16000", OPT_UNIT_COUNT, 1, 16000 },
 		{ "2.5k", OPT_UNIT_COUNT, 1, 2500 },
 		{ "3kk", OPT_UNIT_COUNT, 0, 0 },
 		{ "90s", OPT_UNIT_SECONDS, 1, 90 },
-		{ "30m", OPT_UNIT_SECONDS, 1, 1800 },       /* 30 x 60 */
+		{ "30m", OPT_UNIT_SECONDS, 1, 1800 }, /* 30 x 60 */
 		{ "1h", OPT_UNIT_SECONDS, 1, 3600 },
-		{ "2d", OPT_UNIT_SECONDS, 1, 172800 },      /* 2 x 86,400 */
+		{ "2d", OPT_UNIT_SECONDS, 1, 172800 }, /* 2 x 86,400 */
 		{ "1w", OPT_UNIT_SECONDS, 0, 0 },
 		{ "500MiB/s", OPT_UNIT_MIBPS, 1, 500 },
 		{ "1GiB/s", OPT_UNIT_MIBPS, 1, 1024 },
@@ -74,7 +74,8 @@ static const struct opt t_opts[] = {
 	  .min = 1, .max = 100, .unit = OPT_UNIT_GIB, .def = "7" },
 	{ "rate", 0, OPT_NUM, offsetof(struct t_args, rate), "R", "rate",
 	  .min = 0, .max = 10 },
-	{ "rate-limit", 0, OPT_FLAG, offsetof(struct t_args, flag), NULL, "flag" },
+	{ "rate-limit", 0, OPT_FLAG, offsetof(struct t_args, flag), NULL,
+	  "flag" },
 	{ "name", 'n', OPT_STR, offsetof(struct t_args, name), "N", "name" },
 	{ "many", 0, OPT_LIST, offsetof(struct t_args, many), "M", "many",
 	  .max = 2 },
@@ -107,55 +108,77 @@ static void parsing(void)
 	FILE *saved = stderr;
 
 	stderr = fopen("/dev/null", "w");
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "x", NULL }) == OPT_OK &&
-	      a.size == 7 && !opt_given(t_opts, &seen, "size") && ops.n == 1,
-	      "defaults apply and are not 'given'");
+	CHECK(
+	    t_parse(&a, &seen, &ops, (const char *[]){ "x", NULL }) == OPT_OK &&
+		a.size == 7 && !opt_given(t_opts, &seen, "size") && ops.n == 1,
+	    "defaults apply and are not 'given'");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--size=2TiB", NULL }) == OPT_ERROR,
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "--size=2TiB", NULL }) == OPT_ERROR,
 	      "--size=2TiB (2048 GiB) is over the range");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "-s", "50GiB", "--name=v",
-			      "--", "--rate", NULL }) == OPT_OK &&
-	      a.size == 50 && !strcmp(a.name, "v") && ops.n == 1 &&
-	      !strcmp(ops.v[0], "--rate"), "-s VALUE, --name=VALUE, -- ends options");
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "-s", "50GiB", "--name=v", "--",
+					"--rate", NULL }) == OPT_OK &&
+		  a.size == 50 && !strcmp(a.name, "v") && ops.n == 1 &&
+		  !strcmp(ops.v[0], "--rate"),
+	      "-s VALUE, --name=VALUE, -- ends options");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "-s50", "-nx", NULL }) == OPT_OK &&
-	      a.size == 50 && !strcmp(a.name, "x"), "-sVALUE");
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "-s50", "-nx", NULL }) == OPT_OK &&
+		  a.size == 50 && !strcmp(a.name, "x"),
+	      "-sVALUE");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--na", "y", NULL }) == OPT_OK &&
-	      !strcmp(a.name, "y"), "a unique prefix abbreviates");
+	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--na", "y", NULL }) ==
+		      OPT_OK &&
+		  !strcmp(a.name, "y"),
+	      "a unique prefix abbreviates");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--rat", "1", NULL }) == OPT_ERROR,
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "--rat", "1", NULL }) == OPT_ERROR,
 	      "an ambiguous prefix (--rat: rate, rate-limit) is refused");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--rate", "1", NULL }) == OPT_OK &&
-	      a.rate == 1 && !a.flag, "an exact name wins over a longer one");
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "--rate", "1", NULL }) == OPT_OK &&
+		  a.rate == 1 && !a.flag,
+	      "an exact name wins over a longer one");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--rate-limit=1", NULL }) == OPT_ERROR,
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "--rate-limit=1", NULL }) == OPT_ERROR,
 	      "a flag takes no value");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--many", "a", "--many", "b", NULL }) == OPT_OK &&
-	      a.many.n == 2 && !strcmp(a.many.v[1], "b"), "a list keeps its values in order");
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "--many", "a", "--many", "b", NULL }) ==
+		      OPT_OK &&
+		  a.many.n == 2 && !strcmp(a.many.v[1], "b"),
+	      "a list keeps its values in order");
 	opt_list_release(&a.many);
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--many", "a", "--many", "b",
-			      "--many", "c", NULL }) == OPT_ERROR,
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "--many", "a", "--many", "b", "--many",
+					"c", NULL }) == OPT_ERROR,
 	      "a list holds at most max values");
 	opt_list_release(&a.many);
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--fmt", "csv", NULL }) == OPT_OK &&
-	      a.fmt == 1, "an enum stores the index of its value");
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "--fmt", "csv", NULL }) == OPT_OK &&
+		  a.fmt == 1,
+	      "an enum stores the index of its value");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--fmt", "xml", NULL }) == OPT_ERROR,
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "--fmt", "xml", NULL }) == OPT_ERROR,
 	      "an enum refuses other values");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "a", "b", "c", NULL }) == OPT_ERROR,
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "a", "b", "c", NULL }) == OPT_ERROR,
 	      "more operands than allowed");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--size", NULL }) == OPT_ERROR,
+	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "--size", NULL }) ==
+		  OPT_ERROR,
 	      "a missing value");
 	opt_list_release(&ops);
-	CHECK(t_parse(&a, &seen, &ops, (const char *[]){ "-", "--help", NULL }) == OPT_HELP,
+	CHECK(t_parse(&a, &seen, &ops,
+		      (const char *[]){ "-", "--help", NULL }) == OPT_HELP,
 	      "'-' is an operand (stdin), --help asks for help");
 	opt_list_release(&ops);
 	fclose(stderr);
@@ -174,29 +197,37 @@ static void check_table(const struct cmd *c, const char *path)
 		for (size_t i = 0; c->subs[i]; i++) {
 			char sub[64];
 
-			xsnprintf(sub, sizeof(sub), "%s %s", path, c->subs[i]->name);
+			xsnprintf(sub, sizeof(sub), "%s %s", path,
+				  c->subs[i]->name);
 			check_table(c->subs[i], sub);
 		}
-		CHECK(!c->opts && !c->run, "%s: a command with subcommands has no options or handler", path);
+		CHECK(
+		    !c->opts && !c->run,
+		    "%s: a command with subcommands has no options or handler",
+		    path);
 		return;
 	}
 	CHECK(c->run != NULL, "%s: has a handler", path);
 	CHECK(c->summary && *c->summary && !strchr(c->summary, '\n'),
 	      "%s: a one-line summary", path);
 	for (const struct opt *o = c->opts; o && o->name; o++) {
-		CHECK(o - c->opts < OPT_MAX, "%s: at most %d options", path, OPT_MAX);
+		CHECK(o - c->opts < OPT_MAX, "%s: at most %d options", path,
+		      OPT_MAX);
 		CHECK(!opt_find(cli_global_opts(), o->name),
 		      "%s --%s: no clash with a global option", path, o->name);
-		CHECK(opt_find(c->opts, o->name) == o, "%s --%s: unique", path, o->name);
+		CHECK(opt_find(c->opts, o->name) == o, "%s --%s: unique", path,
+		      o->name);
 		CHECK(o->help && *o->help, "%s --%s: has help", path, o->name);
-		CHECK(o->kind == OPT_FLAG || o->metavar, "%s --%s: a value has a METAVAR",
+		CHECK(o->kind == OPT_FLAG || o->metavar,
+		      "%s --%s: a value has a METAVAR", path, o->name);
+		CHECK(o->offset + sizeof(long) <= c->args_size ||
+			  o->kind == OPT_FLAG,
+		      "%s --%s: its field lies inside the argument struct",
 		      path, o->name);
-		CHECK(o->offset + sizeof(long) <= c->args_size || o->kind == OPT_FLAG,
-		      "%s --%s: its field lies inside the argument struct", path, o->name);
-		CHECK(o->kind != OPT_ENUM || o->choices, "%s --%s: an enum has choices",
-		      path, o->name);
-		CHECK(o->kind != OPT_FUNC || o->parse, "%s --%s: OPT_FUNC has a parser",
-		      path, o->name);
+		CHECK(o->kind != OPT_ENUM || o->choices,
+		      "%s --%s: an enum has choices", path, o->name);
+		CHECK(o->kind != OPT_FUNC || o->parse,
+		      "%s --%s: OPT_FUNC has a parser", path, o->name);
 	}
 	/* every default parses as if typed */
 	args = xcalloc(1, c->args_size ? c->args_size : 1);
@@ -216,7 +247,8 @@ static void check_table(const struct cmd *c, const char *path)
 			if (o->flags & OPT_HIDDEN)
 				continue;
 			if (o->short_name)
-				xsnprintf(word, sizeof(word), "-%c", o->short_name);
+				xsnprintf(word, sizeof(word), "-%c",
+					  o->short_name);
 			else
 				xsnprintf(word, sizeof(word), "--%s", o->name);
 			CHECK(strstr(syn.buf, word) != NULL,

@@ -45,9 +45,13 @@ static void test_json_nesting(void)
 	s = render(doc, OUT_JSON);
 	/* 0.1 + 0.2 is 0.30000000000000004 in binary: money is written to a
 	 * millionth (issue 10 item 8) */
-	CHECK(!strcmp(s, "{\"type\":\"gp3\",\"a\":{\"b\":0.3,\"c\":{\"d\":3},\"e\":null},"
-		      "\"tag\":\"q\\\"\\\\\\n\\u0001\\ufffd\",\"rows\":[{\"n\":1},{\"n\":2}],\"notes\":[\"hello\"]}\n"),
-	      "json: nesting, exact numbers, escapes, invalid UTF-8 replaced: %s", s);
+	CHECK(
+	    !strcmp(
+		s,
+		"{\"type\":\"gp3\",\"a\":{\"b\":0.3,\"c\":{\"d\":3},\"e\":null},"
+		"\"tag\":\"q\\\"\\\\\\n\\u0001\\ufffd\",\"rows\":[{\"n\":1},{\"n\":2}],\"notes\":[\"hello\"]}\n"),
+	    "json: nesting, exact numbers, escapes, invalid UTF-8 replaced: %s",
+	    s);
 	free(s);
 	out_doc_free(doc);
 }
@@ -67,8 +71,11 @@ static void test_csv_and_table(void)
 	out_str(t, "a,\"b\"");
 	out_num(t, 0.125);
 	s = render(doc, OUT_CSV);
-	CHECK(!strcmp(s, "name,usd\r\n\"'=cmd|' /C calc'!A0\",1234.5\r\n\"a,\"\"b\"\"\",0.125\r\n"),
-	      "csv: formula defused, quoting, full precision: %s", s);
+	CHECK(
+	    !strcmp(
+		s,
+		"name,usd\r\n\"'=cmd|' /C calc'!A0\",1234.5\r\n\"a,\"\"b\"\"\",0.125\r\n"),
+	    "csv: formula defused, quoting, full precision: %s", s);
 	free(s);
 	s = render(doc, OUT_TABLE);
 	CHECK(!strcmp(s, "Name                     Cost\n"
@@ -91,9 +98,11 @@ static int raw_control(const char *s, int csv)
 	const unsigned char *p = (const unsigned char *)s;
 
 	for (; *p; p++) {
-		if (*p == '\n' || (csv && (*p == '\t' || (*p == '\r' && p[1] == '\n'))))
+		if (*p == '\n' ||
+		    (csv && (*p == '\t' || (*p == '\r' && p[1] == '\n'))))
 			continue;
-		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+		if (*p < 0x20 || *p == 0x7f ||
+		    (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			return 1;
 	}
 	return 0;
@@ -105,8 +114,11 @@ static int raw_control(const char *s, int csv)
 static void test_controls(void)
 {
 	static const char osc[] = "m5.\x1b]0;pwned\x07", clr[] = "x\x1b[2J",
-			  csi[] = "t3\xc2\x9b" "2J", cr[] = "a\rb\tc\nd\x7f";
-	static const enum out_format fmts[] = { OUT_TABLE, OUT_MD, OUT_CSV, OUT_JSON };
+			  csi[] = "t3\xc2\x9b"
+				  "2J",
+			  cr[] = "a\rb\tc\nd\x7f";
+	static const enum out_format fmts[] = { OUT_TABLE, OUT_MD, OUT_CSV,
+						OUT_JSON };
 	struct out_doc *doc = out_doc_new();
 	struct out_table *t = out_list(doc, "l", "T\x1b[31m");
 	struct out_table *r = out_record(doc, "r", NULL);
@@ -131,31 +143,36 @@ static void test_controls(void)
 	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
 		s = render(doc, fmts[i]);
 		CHECK(s && !raw_control(s, fmts[i] == OUT_CSV),
-		      "format %zu: no raw control character:\n%s", i, s ? s : "");
+		      "format %zu: no raw control character:\n%s", i,
+		      s ? s : "");
 		free(s);
 	}
 	/* shown widths: the first name is 19 columns (3 + 4 + 8 + 4), the
 	 * others 8, 10 and 14; then two spaces and the count */
 	s = render(doc, OUT_TABLE);
 	CHECK(strstr(s, "T\\x1b[31m\n") && strstr(s, "Name\\x9b") &&
-	      strstr(s, "m5.\\x1b]0;pwned\\x07  1\n") &&
-	      strstr(s, "x\\x1b[2J" "             2\n") &&
-	      strstr(s, "t3\\u009b2J" "           3\n") &&
-	      strstr(s, "a\\rb\\tc\\nd\\x7f" "       4\n") &&
-	      strstr(s, "Label\\x1b: m5.\\x1b]0;pwned\\x07\n") &&
-	      strstr(s, "note: note t3\\u009b2J\n"),
+		  strstr(s, "m5.\\x1b]0;pwned\\x07  1\n") &&
+		  strstr(s, "x\\x1b[2J"
+			    "             2\n") &&
+		  strstr(s, "t3\\u009b2J"
+			    "           3\n") &&
+		  strstr(s, "a\\rb\\tc\\nd\\x7f"
+			    "       4\n") &&
+		  strstr(s, "Label\\x1b: m5.\\x1b]0;pwned\\x07\n") &&
+		  strstr(s, "note: note t3\\u009b2J\n"),
 	      "table: escapes shown, columns aligned on what is shown:\n%s", s);
 	free(s);
 	s = render(doc, OUT_JSON);
 	CHECK(strstr(s, "\"name\":\"m5.\\u001b]0;pwned\\u0007\"") &&
-	      strstr(s, "\"name\":\"t3\\u009b2J\"") &&
-	      strstr(s, "\"name\":\"a\\rb\\tc\\nd\\u007f\""),
+		  strstr(s, "\"name\":\"t3\\u009b2J\"") &&
+		  strstr(s, "\"name\":\"a\\rb\\tc\\nd\\u007f\""),
 	      "json: C0, DEL and C1 as \\u00XX: %s", s);
 	free(s);
 	s = render(doc, OUT_CSV);
 	CHECK(!strcmp(s, "name,n\r\nm5.\\x1b]0;pwned\\x07,1\r\nx\\x1b[2J,2\r\n"
-		      "t3\\u009b2J,3\r\n\"a\\rb\tc\nd\\x7f\",4\r\n"),
-	      "csv: escapes visible, newline and tab kept inside quotes: %s", s);
+			 "t3\\u009b2J,3\r\n\"a\\rb\tc\nd\\x7f\",4\r\n"),
+	      "csv: escapes visible, newline and tab kept inside quotes: %s",
+	      s);
 	free(s);
 	out_doc_free(doc);
 }
@@ -166,8 +183,10 @@ static void test_md_escapes(void)
 	static const struct {
 		const char *in, *md;
 	} cases[] = {
-		{ "<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;" },
-		{ "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;" },
+		{ "<script>alert(1)</script>",
+		  "&lt;script&gt;alert(1)&lt;/script&gt;" },
+		{ "<img src=x onerror=alert(1)>",
+		  "&lt;img src=x onerror=alert(1)&gt;" },
 		{ "[x](javascript:alert(1))", "\\[x\\](javascript:alert(1))" },
 		{ "a\rb", "a\\\\rb" },
 		{ "AT&T &amp;", "AT&amp;T &amp;amp;" },
@@ -187,9 +206,11 @@ static void test_md_escapes(void)
 		out_str(t, cases[i].in);
 		out_note(doc, "%s", cases[i].in);
 		s = render(doc, OUT_MD);
-		want = xstrfmt("| V |\n|---|\n| %s |\n\n- %s\n", cases[i].md, cases[i].md);
-		CHECK(!strcmp(s, want), "md %zu: '%s' escaped: got\n%s\nwant\n%s", i,
-		      cases[i].in, s, want);
+		want = xstrfmt("| V |\n|---|\n| %s |\n\n- %s\n", cases[i].md,
+			       cases[i].md);
+		CHECK(!strcmp(s, want),
+		      "md %zu: '%s' escaped: got\n%s\nwant\n%s", i, cases[i].in,
+		      s, want);
 		free(want);
 		free(s);
 		out_doc_free(doc);
@@ -233,7 +254,7 @@ static void test_csv_one_table(void)
 	out_kv_str(t, "type", "Type", "gp3");
 	t = out_record(doc, "monthly_usd", "Money");
 	out_kv_num(t, "total", "Total", OUT_USD, 8);
-	out_formula(t, "total", "{result!size}*2");       /* ignored by CSV */
+	out_formula(t, "total", "{result!size}*2"); /* ignored by CSV */
 	t = out_list(doc, "wb", NULL);
 	out_xlsx_only(t);
 	out_col(t, "hidden", "Hidden", OUT_TEXT);
@@ -243,18 +264,23 @@ static void test_csv_one_table(void)
 	      "csv of records: one row, keys as JSON paths: %s", s);
 	free(s);
 	s = render_csv(doc, "monthly_usd", &rc, err);
-	CHECK(rc == 0 && !strcmp(s, "total\r\n8\r\n"), "csv --table monthly_usd: %s", s);
+	CHECK(rc == 0 && !strcmp(s, "total\r\n8\r\n"),
+	      "csv --table monthly_usd: %s", s);
 	free(s);
 	s = render_csv(doc, "notes", &rc, err);
-	CHECK(rc == 0 && !strcmp(s, "note\r\na note\r\n"), "csv --table notes: %s", s);
+	CHECK(rc == 0 && !strcmp(s, "note\r\na note\r\n"),
+	      "csv --table notes: %s", s);
 	free(s);
 	s = render_csv(doc, "wb", &rc, err);
 	CHECK(rc == EBS_ERR_USAGE &&
-	      !strcmp(err, "unknown table 'wb' (use result, monthly_usd or notes)"),
+		  !strcmp(
+		      err,
+		      "unknown table 'wb' (use result, monthly_usd or notes)"),
 	      "csv: workbook-only sections are not tables: %s", err);
 	free(s);
 	out_table_names(doc, names, sizeof(names));
-	CHECK(!strcmp(names, "result, monthly_usd or notes"), "table names: %s", names);
+	CHECK(!strcmp(names, "result, monthly_usd or notes"), "table names: %s",
+	      names);
 
 	t = out_list(doc, "rows", NULL);
 	out_col(t, "n", "N", OUT_INT);
@@ -263,14 +289,17 @@ static void test_csv_one_table(void)
 	t = out_list(doc, "more", NULL);
 	out_col(t, "m", "M", OUT_INT);
 	s = render_csv(doc, NULL, &rc, err);
-	CHECK(rc == 0 && !strcmp(s, "n\r\n1\r\n"), "csv: the first list by default: %s", s);
+	CHECK(rc == 0 && !strcmp(s, "n\r\n1\r\n"),
+	      "csv: the first list by default: %s", s);
 	free(s);
 	out_main(t);
 	s = render_csv(doc, NULL, &rc, err);
-	CHECK(rc == 0 && !strcmp(s, "m\r\n"), "csv: out_main picks the default: %s", s);
+	CHECK(rc == 0 && !strcmp(s, "m\r\n"),
+	      "csv: out_main picks the default: %s", s);
 	free(s);
 	s = out_formula_text("say \"hi\"");
-	CHECK(!strcmp(s, "\"say \"\"hi\"\"\""), "formula text doubles quotes: %s", s);
+	CHECK(!strcmp(s, "\"say \"\"hi\"\"\""),
+	      "formula text doubles quotes: %s", s);
 	free(s);
 	out_doc_free(doc);
 }
@@ -306,8 +335,9 @@ static void test_machine_numbers(void)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		out_fmt_machine(b, sizeof(b), cases[i].st, cases[i].v);
-		CHECK(!strcmp(b, cases[i].want), "machine %.17g (style %d): %s, want %s",
-		      cases[i].v, (int)cases[i].st, b, cases[i].want);
+		CHECK(!strcmp(b, cases[i].want),
+		      "machine %.17g (style %d): %s, want %s", cases[i].v,
+		      (int)cases[i].st, b, cases[i].want);
 	}
 	out_fmt_machine(b, sizeof(b), OUT_USD, 0.0 / 0.0);
 	CHECK(!strcmp(b, "null"), "machine NaN: %s", b);
@@ -319,8 +349,8 @@ static void test_durations(void)
 		double s;
 		const char *want;
 	} cases[] = {
-		{ 14, "14 s" }, { 599, "599 s" }, { 1862, "31 min" },
-		{ 3360, "56 min" }, { 3600, "60 min" }, { 7560, "2.1 h" },
+		{ 14, "14 s" },	    { 599, "599 s" },	 { 1862, "31 min" },
+		{ 3360, "56 min" }, { 3600, "60 min" },	 { 7560, "2.1 h" },
 		{ 18000, "5.0 h" }, { 302400, "3.5 d" },
 	};
 	char b[32];
@@ -344,13 +374,17 @@ static void test_string_lists(void)
 	out_strv(t, types, 2);
 	out_kv_num(t, "cliff_s", "Cliff", OUT_DURATION, 1862.0689655172414);
 	s = render(doc, OUT_JSON);
-	CHECK(!strcmp(s, "{\"request\":{\"types\":[\"gp2\",\"gp3\"],\"cliff_s\":1862}}\n"),
-	      "json: list as an array, seconds whole: %s", s);
+	CHECK(
+	    !strcmp(
+		s,
+		"{\"request\":{\"types\":[\"gp2\",\"gp3\"],\"cliff_s\":1862}}\n"),
+	    "json: list as an array, seconds whole: %s", s);
 	free(s);
 	s = render(doc, OUT_CSV);
 	/* one table: the record as one row, keys as JSON paths */
-	CHECK(!strcmp(s, "request.types,request.cliff_s\r\n\"gp2,gp3\",1862\r\n"),
-	      "csv: list in one field: %s", s);
+	CHECK(
+	    !strcmp(s, "request.types,request.cliff_s\r\n\"gp2,gp3\",1862\r\n"),
+	    "csv: list in one field: %s", s);
 	free(s);
 	s = render(doc, OUT_TABLE);
 	CHECK(strstr(s, "Types: gp2,gp3") && strstr(s, "Cliff: 31 min"),
@@ -391,7 +425,8 @@ static int entries(const char *dir)
 
 static void test_outfile(void)
 {
-	char dir[] = "/tmp/ebsize-outfile.XXXXXX", path[96], err[EBS_ERRLEN], *s;
+	char dir[] = "/tmp/ebsize-outfile.XXXXXX", path[96], err[EBS_ERRLEN],
+	     *s;
 	struct outfile *of;
 	struct stat st;
 
@@ -401,25 +436,32 @@ static void test_outfile(void)
 	CHECK(!outfile_open(path, 0, &of, err), "outfile_open: %s", err);
 	fputs("new\n", outfile_stream(of));
 	CHECK(access(path, F_OK) && entries(dir) == 1,
-	      "before commit: only the temporary file (%s)", outfile_tmp_path(of));
+	      "before commit: only the temporary file (%s)",
+	      outfile_tmp_path(of));
 	CHECK(!outfile_commit(of, err), "commit: %s", err);
 	s = slurp(path);
-	CHECK(s && !strcmp(s, "new\n") && entries(dir) == 1, "after commit: the file, alone");
+	CHECK(s && !strcmp(s, "new\n") && entries(dir) == 1,
+	      "after commit: the file, alone");
 	free(s);
 	chmod(path, 0600);
 	CHECK(!outfile_open(path, 0, &of, err), "outfile_open over a file");
 	fputs("half", outfile_stream(of));
 	outfile_abort(of);
 	s = slurp(path);
-	CHECK(s && !strcmp(s, "new\n") && entries(dir) == 1, "abort: the old file untouched, nothing else");
+	CHECK(s && !strcmp(s, "new\n") && entries(dir) == 1,
+	      "abort: the old file untouched, nothing else");
 	free(s);
 	CHECK(!outfile_open(path, 0, &of, err) && !outfile_commit(of, err) &&
-	      !stat(path, &st) && (st.st_mode & 0777) == 0600, "commit keeps the old mode");
-	CHECK(outfile_open(dir, 0, &of, err) == EBS_ERR_IO && strstr(err, "Is a directory"),
+		  !stat(path, &st) && (st.st_mode & 0777) == 0600,
+	      "commit keeps the old mode");
+	CHECK(outfile_open(dir, 0, &of, err) == EBS_ERR_IO &&
+		  strstr(err, "Is a directory"),
 	      "a directory is refused: %s", err);
-	CHECK(outfile_open("/dev/null", OUTFILE_REGULAR, &of, err) == EBS_ERR_IO,
+	CHECK(outfile_open("/dev/null", OUTFILE_REGULAR, &of, err) ==
+		  EBS_ERR_IO,
 	      "OUTFILE_REGULAR refuses a device: %s", err);
-	CHECK(!outfile_open("/dev/null", 0, &of, err) && !outfile_commit(of, err),
+	CHECK(!outfile_open("/dev/null", 0, &of, err) &&
+		  !outfile_commit(of, err),
 	      "a device is written in place");
 	unlink(path);
 	rmdir(dir);

@@ -26,26 +26,29 @@ static void test_gp3_like_gp2(void)
 	static const struct {
 		long size, iops, mibps;
 	} cases[] = {
-		{ 8, 3000, 125 },       /* burst ceiling 3,000 -> included */
-		{ 170, 3000, 125 },     /* T2: 128 MiB/s up to 170 GiB */
-		{ 171, 3000, 250 },     /* above 170 GiB: 250 */
+		{ 8, 3000, 125 },   /* burst ceiling 3,000 -> included */
+		{ 170, 3000, 125 }, /* T2: 128 MiB/s up to 170 GiB */
+		{ 171, 3000, 250 }, /* above 170 GiB: 250 */
 		{ 999, 3000, 250 },
-		{ 1000, 3000, 250 },    /* baseline = 3,000 */
-		{ 2000, 6000, 250 },    /* the downgrade trap */
-		{ 5334, 16000, 250 },   /* baseline cap 16,000 */
+		{ 1000, 3000, 250 },  /* baseline = 3,000 */
+		{ 2000, 6000, 250 },  /* the downgrade trap */
+		{ 5334, 16000, 250 }, /* baseline cap 16,000 */
 		{ 16384, 16000, 250 },
 	};
-	struct volume_limits gp3 = { .type = VT_GP3, .included_iops = 3000,
+	struct volume_limits gp3 = { .type = VT_GP3,
+				     .included_iops = 3000,
 				     .included_mibps = 125 };
 	struct vol_config c;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		model_gp3_like_gp2(&gp3, cases[i].size, &c);
-		CHECK(c.type == VT_GP3 && c.size_gib == cases[i].size &&
-		      c.iops == cases[i].iops && c.throughput_mibps == cases[i].mibps,
-		      "gp3 like gp2 %ld GiB: %ld IOPS %ld MiB/s (want %ld, %ld)",
-		      cases[i].size, c.iops, c.throughput_mibps, cases[i].iops,
-		      cases[i].mibps);
+		CHECK(
+		    c.type == VT_GP3 && c.size_gib == cases[i].size &&
+			c.iops == cases[i].iops &&
+			c.throughput_mibps == cases[i].mibps,
+		    "gp3 like gp2 %ld GiB: %ld IOPS %ld MiB/s (want %ld, %ld)",
+		    cases[i].size, c.iops, c.throughput_mibps, cases[i].iops,
+		    cases[i].mibps);
 	}
 }
 
@@ -56,20 +59,30 @@ static void test_sized_for_iops(void)
 		int want;
 		long target;
 	} cases[] = {
-		{ 1000, 1, 3000 }, { 1334, 1, 4000 }, { 1667, 1, 5000 },
-		{ 2000, 1, 6000 }, { 3334, 1, 10000 }, { 5334, 1, 16000 },
-		{ 999, 0, 0 }, { 1001, 0, 0 }, { 1500, 0, 0 }, { 1333, 0, 0 },
-		{ 500, 0, 0 },  /* below 1,000 GiB burst covers 3,000 IOPS */
+		{ 1000, 1, 3000 },
+		{ 1334, 1, 4000 },
+		{ 1667, 1, 5000 },
+		{ 2000, 1, 6000 },
+		{ 3334, 1, 10000 },
+		{ 5334, 1, 16000 },
+		{ 999, 0, 0 },
+		{ 1001, 0, 0 },
+		{ 1500, 0, 0 },
+		{ 1333, 0, 0 },
+		{ 500, 0, 0 }, /* below 1,000 GiB burst covers 3,000 IOPS */
 		/* review: 5,667 = ceil(17,000 / 3), but gp2 stops at 16,000
 		 * IOPS from 5,334 GiB (T2): a size no IOPS target explains */
-		{ 5667, 0, 0 }, { 6000, 0, 0 }, { 16384, 0, 0 },
+		{ 5667, 0, 0 },
+		{ 6000, 0, 0 },
+		{ 16384, 0, 0 },
 	};
 	long t;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		t = 0;
-		CHECK(model_gp2_sized_for_iops(cases[i].size, &t) == cases[i].want &&
-		      t == cases[i].target,
+		CHECK(model_gp2_sized_for_iops(cases[i].size, &t) ==
+			      cases[i].want &&
+			  t == cases[i].target,
 		      "gp2 %ld GiB sized for IOPS: %d (%ld)", cases[i].size,
 		      cases[i].want, t);
 	}
@@ -91,16 +104,22 @@ static void test_burst_math(void)
 	CHECK(model_gp2_seconds_to_empty(2000, GP2_BUCKET_CREDITS, 3000) < 0,
 	      "2,000 GiB never bursts");
 	/* 40 % = 2,160,000 credits at 2,000 IOPS on 300 baseline: 1,270.59 s */
-	CHECK_NEAR(model_gp2_seconds_to_empty(100, 0.4 * GP2_BUCKET_CREDITS, 2000),
-		   2160000.0 / 1700.0, 1e-9, "40 % bucket at 2,000 IOPS");
+	CHECK_NEAR(
+	    model_gp2_seconds_to_empty(100, 0.4 * GP2_BUCKET_CREDITS, 2000),
+	    2160000.0 / 1700.0, 1e-9, "40 % bucket at 2,000 IOPS");
 	/* issue example: 15 % of a 100 GiB bucket is 5 minutes at 3,000 IOPS */
-	CHECK_NEAR(model_gp2_alarm_pct(100, 3000, 300), 15, 0, "alarm 5 min, 100 GiB");
+	CHECK_NEAR(model_gp2_alarm_pct(100, 3000, 300), 15, 0,
+		   "alarm 5 min, 100 GiB");
 	/* 8 GiB: 300 x 2,900 / 54,000 = 16.1 -> 17 */
-	CHECK_NEAR(model_gp2_alarm_pct(8, 3000, 300), 17, 0, "alarm 5 min, 8 GiB");
+	CHECK_NEAR(model_gp2_alarm_pct(8, 3000, 300), 17, 0,
+		   "alarm 5 min, 8 GiB");
 	/* 10 min at 2,000 IOPS on 100 GiB: 600 x 1,700 / 54,000 = 18.9 -> 19 */
-	CHECK_NEAR(model_gp2_alarm_pct(100, 2000, 600), 19, 0, "alarm 10 min, 2,000 IOPS");
-	CHECK_NEAR(model_gp2_alarm_pct(100, 200, 300), 0, 0, "no drain, no alarm");
-	CHECK_NEAR(model_gp2_alarm_pct(100, 3000, 86400), 100, 0, "alarm capped at 100 %");
+	CHECK_NEAR(model_gp2_alarm_pct(100, 2000, 600), 19, 0,
+		   "alarm 10 min, 2,000 IOPS");
+	CHECK_NEAR(model_gp2_alarm_pct(100, 200, 300), 0, 0,
+		   "no drain, no alarm");
+	CHECK_NEAR(model_gp2_alarm_pct(100, 3000, 86400), 100, 0,
+		   "alarm capped at 100 %");
 }
 
 static void test_gp3_for_load(void)
@@ -110,33 +129,41 @@ static void test_gp3_for_load(void)
 	struct vol_config c;
 	char err[EBS_ERRLEN];
 
-	CHECK(db_load_limits(db, VT_GP3, NULL, &gp3, err) == 0, "gp3 limits load");
+	CHECK(db_load_limits(db, VT_GP3, NULL, &gp3, err) == 0,
+	      "gp3 limits load");
 	CHECK(model_gp3_for_load(&gp3, 1000, 4800, 120, &c) == 0 &&
-	      c.iops == 4800 && c.throughput_mibps == 125,
-	      "4,800 IOPS / 120 MiB/s -> 4800 / 125 (%ld, %ld)", c.iops, c.throughput_mibps);
+		  c.iops == 4800 && c.throughput_mibps == 125,
+	      "4,800 IOPS / 120 MiB/s -> 4800 / 125 (%ld, %ld)", c.iops,
+	      c.throughput_mibps);
 	/* 1,000 MiB/s needs 4,000 IOPS (0.25 MiB/s per IOPS) */
 	CHECK(model_gp3_for_load(&gp3, 1000, 100, 1000, &c) == 0 &&
-	      c.iops == 4000 && c.throughput_mibps == 1000,
+		  c.iops == 4000 && c.throughput_mibps == 1000,
 	      "throughput pulls IOPS up to 4,000 (%ld)", c.iops);
 	/* 10 GiB carries at most 5,000 IOPS (500 per GiB) */
 	CHECK(model_gp3_for_load(&gp3, 10, 9000, 0, &c) == -1 && c.iops == 5000,
 	      "10 GiB cannot carry 9,000 IOPS (capped %ld)", c.iops);
-	CHECK(model_min_size_for_iops(&gp3, 16000) == 32, "16,000 IOPS need 32 GiB");
+	CHECK(model_min_size_for_iops(&gp3, 16000) == 32,
+	      "16,000 IOPS need 32 GiB");
 	/* T3: max IOPS for a size = max(3,000, 500 x GiB): any gp3 carries
 	 * the included 3,000 (issue 10 item 1: not 6 GiB) */
-	CHECK(model_min_size_for_iops(&gp3, 3000) == 1, "3,000 IOPS need 1 GiB");
-	CHECK(model_min_size_for_iops(&gp3, 3001) == 7, "3,001 IOPS need ceil(3001 / 500) = 7 GiB");
+	CHECK(model_min_size_for_iops(&gp3, 3000) == 1,
+	      "3,000 IOPS need 1 GiB");
+	CHECK(model_min_size_for_iops(&gp3, 3001) == 7,
+	      "3,001 IOPS need ceil(3001 / 500) = 7 GiB");
 	/* a 4 GiB gp3 carries 3,000 IOPS and 0.25 x 3,000 = 750 MiB/s */
-	CHECK(model_gp3_for_load(&gp3, 4, 120, 10, &c) == 0 && c.size_gib == 4 &&
-	      c.iops == 3000 && c.throughput_mibps == 125,
-	      "4 GiB, need 120 IOPS / 10 MiB/s -> gp3 4 GiB 3000 / 125 (%ld, %ld, %ld)",
-	      c.size_gib, c.iops, c.throughput_mibps);
+	CHECK(
+	    model_gp3_for_load(&gp3, 4, 120, 10, &c) == 0 && c.size_gib == 4 &&
+		c.iops == 3000 && c.throughput_mibps == 125,
+	    "4 GiB, need 120 IOPS / 10 MiB/s -> gp3 4 GiB 3000 / 125 (%ld, %ld, %ld)",
+	    c.size_gib, c.iops, c.throughput_mibps);
 	CHECK(model_gp3_for_load(&gp3, 1, 0, 750, &c) == 0 && c.iops == 3000 &&
-	      c.throughput_mibps == 750, "1 GiB carries 750 MiB/s on the included 3,000 IOPS");
-	CHECK(model_gp3_for_load(&gp3, 1, 0, 751, &c) == -1 && c.iops == 3000 &&
-	      c.throughput_mibps == 750,
-	      "1 GiB cannot carry 751 MiB/s (3,004 IOPS need 7 GiB; capped %ld / %ld)",
-	      c.iops, c.throughput_mibps);
+		  c.throughput_mibps == 750,
+	      "1 GiB carries 750 MiB/s on the included 3,000 IOPS");
+	CHECK(
+	    model_gp3_for_load(&gp3, 1, 0, 751, &c) == -1 && c.iops == 3000 &&
+		c.throughput_mibps == 750,
+	    "1 GiB cannot carry 751 MiB/s (3,004 IOPS need 7 GiB; capped %ld / %ld)",
+	    c.iops, c.throughput_mibps);
 }
 
 /* ------------------------------------------------------------ analysis */
@@ -147,12 +174,12 @@ struct analyze_case {
 	long size, iops, mibps;
 	int available;
 	double used_gib;
-	double peak_iops;       /* < 0: no metrics */
-	double peak_mibps;      /* < 0: no byte metrics */
+	double peak_iops;  /* < 0: no metrics */
+	double peak_mibps; /* < 0: no byte metrics */
 	int want_rc;
 	enum scan_cat cat;
 	long p_size, p_iops, p_mibps;
-	double save;            /* USD per month, by hand from T6 */
+	double save; /* USD per month, by hand from T6 */
 	const char *why;
 };
 
@@ -161,45 +188,50 @@ static const struct analyze_case analyze_cases[] = {
 	  2000, 6000, 250, 20.00, "200 - (160 + 15 + 5)" },
 	{ "us-east-1", VT_GP2, 100, 0, 0, 0, -1, -1, -1, 1, SCAN_GP2_TO_GP3,
 	  100, 3000, 125, 2.00, "10 - 8" },
-	{ "us-east-1", VT_GP2, 200, 0, 0, 0, -1, -1, -1, 0, SCAN_GP2_TO_GP3,
-	  0, 0, 0, 0, "20 < 16 + 5: no finding" },
-	{ "us-east-1", VT_GP2, 250, 0, 0, 0, -1, -1, -1, 0, SCAN_GP2_TO_GP3,
-	  0, 0, 0, 0, "25 = 20 + 5: break-even, no finding" },
-	{ "us-east-1", VT_GP2, 1000, 0, 0, 0, 83, -1, -1, 1, SCAN_GP2_SIZED_FOR_IOPS,
-	  100, 3000, 250, 87.00, "100 - (8 + 5)" },
+	{ "us-east-1", VT_GP2, 200, 0, 0, 0, -1, -1, -1, 0, SCAN_GP2_TO_GP3, 0,
+	  0, 0, 0, "20 < 16 + 5: no finding" },
+	{ "us-east-1", VT_GP2, 250, 0, 0, 0, -1, -1, -1, 0, SCAN_GP2_TO_GP3, 0,
+	  0, 0, 0, "25 = 20 + 5: break-even, no finding" },
+	{ "us-east-1", VT_GP2, 1000, 0, 0, 0, 83, -1, -1, 1,
+	  SCAN_GP2_SIZED_FOR_IOPS, 100, 3000, 250, 87.00, "100 - (8 + 5)" },
 	{ "us-east-1", VT_GP2, 1000, 0, 0, 0, 600, -1, -1, 1, SCAN_GP2_TO_GP3,
 	  1000, 3000, 250, 15.00, "720 GiB > half: in place, 100 - 85" },
-	{ "us-east-1", VT_GP2, 6000, 0, 0, 0, 1, -1, -1, 1, SCAN_GP2_SIZED_FOR_IOPS,
-	  32, 16000, 250, 600 - (2.56 + 65 + 5), "16,000 IOPS need 32 GiB" },
-	{ "us-east-1", VT_GP2, 100, 0, 0, 0, -1, 2000, -1, 1, SCAN_GP2_BURST_RISK,
-	  100, 3000, 125, 2.00, "peak 2,000 > 300 baseline" },
-	{ "us-east-1", VT_GP2, 100, 0, 0, 1, -1, -1, -1, 1, SCAN_UNATTACHED,
-	  0, 0, 0, 10.00, "available: the whole 10.00" },
-	{ "eu-west-1", VT_IO1, 500, 10000, 0, 0, -1, 2000, 50, 1, SCAN_OVERPROVISIONED,
-	  500, 3000, 125, 745.00, "789 - 44" },
-	{ "eu-west-1", VT_IO1, 500, 10000, 0, 0, -1, -1, -1, 0, SCAN_OVERPROVISIONED,
-	  0, 0, 0, 0, "io2 same price below 32,000 IOPS: nothing" },
-	{ "us-east-1", VT_IO1, 800, 40000, 0, 0, -1, -1, -1, 1, SCAN_OVERPROVISIONED,
-	  800, 40000, 0, 156.00, "2700 - 2544 (io2 tier 2)" },
-	{ "us-east-1", VT_GP3, 1000, 12000, 500, 0, -1, 4000, 100, 1, SCAN_OVERPROVISIONED,
-	  1000, 4800, 125, 51.00, "140 - 89" },
-	{ "us-east-1", VT_GP3, 1000, 3000, 125, 0, -1, 100, 10, 0, SCAN_OVERPROVISIONED,
-	  0, 0, 0, 0, "already at the included minimum" },
-	{ "eu-west-1", VT_ST1, 500, 0, 0, 0, -1, -1, -1, 0, SCAN_GP2_TO_GP3,
-	  0, 0, 0, 0, "st1: nothing" },
+	{ "us-east-1", VT_GP2, 6000, 0, 0, 0, 1, -1, -1, 1,
+	  SCAN_GP2_SIZED_FOR_IOPS, 32, 16000, 250, 600 - (2.56 + 65 + 5),
+	  "16,000 IOPS need 32 GiB" },
+	{ "us-east-1", VT_GP2, 100, 0, 0, 0, -1, 2000, -1, 1,
+	  SCAN_GP2_BURST_RISK, 100, 3000, 125, 2.00,
+	  "peak 2,000 > 300 baseline" },
+	{ "us-east-1", VT_GP2, 100, 0, 0, 1, -1, -1, -1, 1, SCAN_UNATTACHED, 0,
+	  0, 0, 10.00, "available: the whole 10.00" },
+	{ "eu-west-1", VT_IO1, 500, 10000, 0, 0, -1, 2000, 50, 1,
+	  SCAN_OVERPROVISIONED, 500, 3000, 125, 745.00, "789 - 44" },
+	{ "eu-west-1", VT_IO1, 500, 10000, 0, 0, -1, -1, -1, 0,
+	  SCAN_OVERPROVISIONED, 0, 0, 0, 0,
+	  "io2 same price below 32,000 IOPS: nothing" },
+	{ "us-east-1", VT_IO1, 800, 40000, 0, 0, -1, -1, -1, 1,
+	  SCAN_OVERPROVISIONED, 800, 40000, 0, 156.00,
+	  "2700 - 2544 (io2 tier 2)" },
+	{ "us-east-1", VT_GP3, 1000, 12000, 500, 0, -1, 4000, 100, 1,
+	  SCAN_OVERPROVISIONED, 1000, 4800, 125, 51.00, "140 - 89" },
+	{ "us-east-1", VT_GP3, 1000, 3000, 125, 0, -1, 100, 10, 0,
+	  SCAN_OVERPROVISIONED, 0, 0, 0, 0, "already at the included minimum" },
+	{ "eu-west-1", VT_ST1, 500, 0, 0, 0, -1, -1, -1, 0, SCAN_GP2_TO_GP3, 0,
+	  0, 0, 0, "st1: nothing" },
 	/* issue 10 item 1: any gp3 carries the included 3,000 IOPS and 0.25
 	 * x 3,000 = 750 MiB/s (T3), so small volumes get the same rule */
-	{ "us-east-1", VT_IO2, 4, 4000, 0, 0, -1, 100, 5, 1, SCAN_OVERPROVISIONED,
-	  4, 3000, 125, 260.18,
+	{ "us-east-1", VT_IO2, 4, 4000, 0, 0, -1, 100, 5, 1,
+	  SCAN_OVERPROVISIONED, 4, 3000, 125, 260.18,
 	  "io2 4 GiB 4,000 IOPS = 0.50 + 260 = 260.50; io2 at 120 IOPS would be "
 	  "0.50 + 7.80 = 8.30, gp3 4 GiB 0.32: saves 260.18" },
-	{ "us-east-1", VT_GP3, 4, 3000, 750, 0, -1, 100, 10, 1, SCAN_OVERPROVISIONED,
-	  4, 3000, 125, 25.00,
+	{ "us-east-1", VT_GP3, 4, 3000, 750, 0, -1, 100, 10, 1,
+	  SCAN_OVERPROVISIONED, 4, 3000, 125, 25.00,
 	  "gp3 4 GiB 750 MiB/s = 0.32 + 625 x 0.04 = 25.32 -> 0.32: saves 25.00" },
-	{ "us-east-1", VT_GP3, 100, 3000, 750, 0, -1, 100, 10, 1, SCAN_OVERPROVISIONED,
-	  100, 3000, 125, 25.00, "the same at 100 GiB: 33.00 -> 8.00" },
-	{ "us-east-1", VT_IO1, 4, 200, 0, 0, -1, 100, 5, 1, SCAN_OVERPROVISIONED,
-	  4, 3000, 125, 13.18,
+	{ "us-east-1", VT_GP3, 100, 3000, 750, 0, -1, 100, 10, 1,
+	  SCAN_OVERPROVISIONED, 100, 3000, 125, 25.00,
+	  "the same at 100 GiB: 33.00 -> 8.00" },
+	{ "us-east-1", VT_IO1, 4, 200, 0, 0, -1, 100, 5, 1,
+	  SCAN_OVERPROVISIONED, 4, 3000, 125, 13.18,
 	  "io1 4 GiB 200 IOPS = 0.50 + 13.00 = 13.50 -> gp3 4 GiB 0.32" },
 };
 
@@ -212,13 +244,21 @@ static void test_analyze(void)
 
 	for (int t = 0; t < VT_COUNT; t++)
 		db_load_limits(db, (enum vol_type)t, NULL, &lim[t], err);
-	for (size_t i = 0; i < sizeof(analyze_cases) / sizeof(analyze_cases[0]); i++) {
+	for (size_t i = 0; i < sizeof(analyze_cases) / sizeof(analyze_cases[0]);
+	     i++) {
 		const struct analyze_case *c = &analyze_cases[i];
 		struct scan_load load = { .period_s = 300 };
-		struct scan_volume v = { "vol-0e2e0000000000001", c->region,
-					 "x-1a", { c->type, c->size, c->iops,
-						   c->mibps, 1, 0 },
-					 c->available, c->used_gib, NULL, 0, 0, NULL };
+		struct scan_volume v = { "vol-0e2e0000000000001",
+					 c->region,
+					 "x-1a",
+					 { c->type, c->size, c->iops, c->mibps,
+					   1, 0 },
+					 c->available,
+					 c->used_gib,
+					 NULL,
+					 0,
+					 0,
+					 NULL };
 		struct scan_finding f;
 		struct price_set ps;
 		int rc;
@@ -237,13 +277,16 @@ static void test_analyze(void)
 		      c->region, model_type_name(c->type), c->size, rc, c->why);
 		if (rc != 1 || c->want_rc != 1)
 			continue;
-		CHECK(f.cat == c->cat, "  category %s (%s)", scan_cat_name(f.cat), c->why);
+		CHECK(f.cat == c->cat, "  category %s (%s)",
+		      scan_cat_name(f.cat), c->why);
 		CHECK_NEAR(f.save_usd, c->save, 1e-9, c->why);
 		if (c->cat != SCAN_UNATTACHED)
-			CHECK(f.prop.size_gib == c->p_size && f.prop.iops == c->p_iops &&
-			      f.prop.throughput_mibps == c->p_mibps,
+			CHECK(f.prop.size_gib == c->p_size &&
+				  f.prop.iops == c->p_iops &&
+				  f.prop.throughput_mibps == c->p_mibps,
 			      "  proposed %ld GiB %ld IOPS %ld MiB/s (%s)",
-			      f.prop.size_gib, f.prop.iops, f.prop.throughput_mibps, c->why);
+			      f.prop.size_gib, f.prop.iops,
+			      f.prop.throughput_mibps, c->why);
 	}
 }
 
@@ -284,9 +327,16 @@ static void test_burst_balance_only(void)
 	db_load_prices(db, "us-east-1", NULL, &ps, err);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct scan_load load = { .period_s = 300, .have_burst = 1 };
-		struct scan_volume v = { "vol-0e2e0000000000b01", "us-east-1", "x-1a",
-					 { VT_GP2, 100, 0, 0, 1, 0 }, 0, -1,
-					 &load, 0, 0, NULL };
+		struct scan_volume v = { "vol-0e2e0000000000b01",
+					 "us-east-1",
+					 "x-1a",
+					 { VT_GP2, 100, 0, 0, 1, 0 },
+					 0,
+					 -1,
+					 &load,
+					 0,
+					 0,
+					 NULL };
 		struct scan_finding f;
 
 		load.burst_first_pct = cases[i].first;
@@ -295,13 +345,19 @@ static void test_burst_balance_only(void)
 		load.burst_first_t = 1000;
 		load.burst_last_t = 1000 + cases[i].secs;
 		CHECK(scan_analyze(&v, &ps, lim, &o, &f, err) == 1 &&
-		      f.cat == SCAN_GP2_BURST_RISK, "balance only %zu: burst risk", i);
-		CHECK_NEAR(f.alarm_load_iops, cases[i].load, 1e-6, "alarm load");
-		CHECK_NEAR(f.cliff_s, cases[i].cliff, 1e-6, "cliff at the same load");
-		CHECK_NEAR(f.alarm_pct, cases[i].alarm_pct, 0, "alarm threshold");
-		CHECK_NEAR(f.alarm_lead_s, cases[i].alarm_lead, 1e-6, "alarm lead");
+			  f.cat == SCAN_GP2_BURST_RISK,
+		      "balance only %zu: burst risk", i);
+		CHECK_NEAR(f.alarm_load_iops, cases[i].load, 1e-6,
+			   "alarm load");
+		CHECK_NEAR(f.cliff_s, cases[i].cliff, 1e-6,
+			   "cliff at the same load");
+		CHECK_NEAR(f.alarm_pct, cases[i].alarm_pct, 0,
+			   "alarm threshold");
+		CHECK_NEAR(f.alarm_lead_s, cases[i].alarm_lead, 1e-6,
+			   "alarm lead");
 		scan_reason(&f, why, sizeof(why));
-		CHECK(!strcmp(why, cases[i].why), "reason names the balance: %s", why);
+		CHECK(!strcmp(why, cases[i].why),
+		      "reason names the balance: %s", why);
 	}
 }
 
@@ -321,7 +377,8 @@ static int collect(const struct inv_volume *v, void *arg)
 
 	if (v->problem) {
 		w->problems++;
-		snprintf(w->last_problem, sizeof(w->last_problem), "%s", v->problem);
+		snprintf(w->last_problem, sizeof(w->last_problem), "%s",
+			 v->problem);
 		return 0;
 	}
 	if (w->n < 8) {
@@ -343,52 +400,68 @@ static int stop_at_first(const struct inv_volume *v, void *arg)
 static void test_walk(void)
 {
 	static const char good[] =
-		"{\"NextToken\": \"abc\", \"Volumes\": [\n"
-		" {\"VolumeId\": \"vol-0e2e0000000000001\", \"VolumeType\": \"gp2\", \"Size\": 8,"
-		"  \"AvailabilityZone\": \"us-east-1a\", \"Tags\": [{\"Key\": \"a\", \"Value\": \"]}\\\"\"}],"
-		"  \"SnapshotId\": null},\n"
-		" {\"VolumeId\": \"vol-0e2e0000000000002\", \"VolumeType\": \"gp3\", \"Size\": 100,"
-		"  \"Iops\": 3000, \"Throughput\": 125, \"AvailabilityZone\": \"us-east-1a\", \"SnapshotId\": \"\"},\n"
-		" {\"VolumeId\": \"vol-0e2e0000000000003\", \"VolumeType\": \"gp2\", \"Size\": 8.5,"
-		"  \"AvailabilityZone\": \"us-east-1a\"},\n"
-		" {\"VolumeId\": \"vol-0e2e0000000000004\", \"VolumeType\": \"io2\", \"Size\": 8,"
-		"  \"AvailabilityZone\": \"us-east-1a\"}\n"
-		"]}\n";
+	    "{\"NextToken\": \"abc\", \"Volumes\": [\n"
+	    " {\"VolumeId\": \"vol-0e2e0000000000001\", \"VolumeType\": \"gp2\", \"Size\": 8,"
+	    "  \"AvailabilityZone\": \"us-east-1a\", \"Tags\": [{\"Key\": \"a\", \"Value\": \"]}\\\"\"}],"
+	    "  \"SnapshotId\": null},\n"
+	    " {\"VolumeId\": \"vol-0e2e0000000000002\", \"VolumeType\": \"gp3\", \"Size\": 100,"
+	    "  \"Iops\": 3000, \"Throughput\": 125, \"AvailabilityZone\": \"us-east-1a\", \"SnapshotId\": \"\"},\n"
+	    " {\"VolumeId\": \"vol-0e2e0000000000003\", \"VolumeType\": \"gp2\", \"Size\": 8.5,"
+	    "  \"AvailabilityZone\": \"us-east-1a\"},\n"
+	    " {\"VolumeId\": \"vol-0e2e0000000000004\", \"VolumeType\": \"io2\", \"Size\": 8,"
+	    "  \"AvailabilityZone\": \"us-east-1a\"}\n"
+	    "]}\n";
 	static const struct {
 		const char *json, *err;
 	} bad[] = {
 		{ "{\"Volumes\": [{\"VolumeId\": \"vol-0e2e0000000000001\",}]}",
 		  "cannot parse 't': line 1: invalid JSON in a volume record" },
-		{ "{\"Volumes\": [{\"a\": 1}", "cannot parse 't': line 1: expected ',' or ']' in \"Volumes\"" },
-		{ "{\"Volumes\": [{\"a\": 1", "cannot parse 't': line 1: unterminated string or value" },
-		{ "{\"Volumes\": {}}", "cannot parse 't': line 1: \"Volumes\" is not an array" },
+		{ "{\"Volumes\": [{\"a\": 1}",
+		  "cannot parse 't': line 1: expected ',' or ']' in \"Volumes\"" },
+		{ "{\"Volumes\": [{\"a\": 1",
+		  "cannot parse 't': line 1: unterminated string or value" },
+		{ "{\"Volumes\": {}}",
+		  "cannot parse 't': line 1: \"Volumes\" is not an array" },
 		{ "{\"Vols\": []}", "cannot parse 't': no \"Volumes\" array" },
-		{ "{\"Volumes\": []} x", "cannot parse 't': line 1: text after the JSON document" },
+		{ "{\"Volumes\": []} x",
+		  "cannot parse 't': line 1: text after the JSON document" },
 		{ "[1]", "cannot parse 't': line 1: expected a JSON object" },
-		{ "{\"Volumes\": [], \"N\": tru}", "cannot parse 't': line 1: invalid JSON" },
-		{ "{\"Volumes\": [1]}", "cannot parse 't': line 1: expected an object in \"Volumes\"" },
-		{ "{\"Volumes\": [{\"a\": \"x\ny}]}", "cannot parse 't': line 1: unterminated string or value" },
+		{ "{\"Volumes\": [], \"N\": tru}",
+		  "cannot parse 't': line 1: invalid JSON" },
+		{ "{\"Volumes\": [1]}",
+		  "cannot parse 't': line 1: expected an object in \"Volumes\"" },
+		{ "{\"Volumes\": [{\"a\": \"x\ny}]}",
+		  "cannot parse 't': line 1: unterminated string or value" },
 	};
 	struct walk w = { 0 };
 	char err[EBS_ERRLEN];
 
-	CHECK(inventory_detect(good, strlen(good)) == INV_VOLUMES, "detect describe-volumes");
-	CHECK(inventory_detect("{\"MetricDataResults\": []}", 25) == INV_METRICS, "detect metrics");
-	CHECK(inventory_detect("{\"apiVersion\": \"v1\"}", 20) == INV_K8S, "detect kubectl");
-	CHECK(inventory_detect("volume_id,used_gib\n", 19) == INV_UNKNOWN, "detect csv: unknown");
-	CHECK(inventory_each_volume("t", good, strlen(good), collect, &w, err) == 0,
+	CHECK(inventory_detect(good, strlen(good)) == INV_VOLUMES,
+	      "detect describe-volumes");
+	CHECK(inventory_detect("{\"MetricDataResults\": []}", 25) ==
+		  INV_METRICS,
+	      "detect metrics");
+	CHECK(inventory_detect("{\"apiVersion\": \"v1\"}", 20) == INV_K8S,
+	      "detect kubectl");
+	CHECK(inventory_detect("volume_id,used_gib\n", 19) == INV_UNKNOWN,
+	      "detect csv: unknown");
+	CHECK(inventory_each_volume("t", good, strlen(good), collect, &w,
+				    err) == 0,
 	      "walk good document");
 	CHECK(w.n == 2 && !strcmp(w.ids[0], "vol-0e2e0000000000001") &&
-	      !strcmp(w.ids[1], "vol-0e2e0000000000002") && w.sizes[1] == 100 &&
-	      w.ntags[0] == 1, "two usable volumes, in order, tags kept");
-	CHECK(w.problems == 2 && !strcmp(w.last_problem, "missing \"Iops\" for io2"),
+		  !strcmp(w.ids[1], "vol-0e2e0000000000002") &&
+		  w.sizes[1] == 100 && w.ntags[0] == 1,
+	      "two usable volumes, in order, tags kept");
+	CHECK(w.problems == 2 &&
+		  !strcmp(w.last_problem, "missing \"Iops\" for io2"),
 	      "fractional Size and io2 without Iops are problem records: %s",
 	      w.last_problem);
-	CHECK(inventory_each_volume("t", good, strlen(good), stop_at_first, NULL, err) == 42,
+	CHECK(inventory_each_volume("t", good, strlen(good), stop_at_first,
+				    NULL, err) == 42,
 	      "callback's non-zero return stops the walk");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int rc = inventory_each_volume("t", bad[i].json, strlen(bad[i].json),
-					       collect, &w, err);
+		int rc = inventory_each_volume(
+		    "t", bad[i].json, strlen(bad[i].json), collect, &w, err);
 
 		CHECK(rc == EBS_ERR_PARSE && !strcmp(err, bad[i].err),
 		      "bad %zu: %s", i, rc ? err : "(accepted)");
@@ -402,10 +475,10 @@ static void test_quantity(void)
 		int rc;
 		long gib;
 	} cases[] = {
-		{ "3Gi", 0, 3 }, { "1Ti", 0, 1024 }, { "500G", 0, 466 },
+		{ "3Gi", 0, 3 },	{ "1Ti", 0, 1024 }, { "500G", 0, 466 },
 		{ "1073741824", 0, 1 }, { "1536Mi", 0, 2 }, { "0.5Gi", 0, 1 },
-		{ "", -1, 0 }, { "Gi", -1, 0 }, { "3GB", -1, 0 }, { "-3Gi", -1, 0 },
-		{ "0Gi", -1, 0 },
+		{ "", -1, 0 },		{ "Gi", -1, 0 },    { "3GB", -1, 0 },
+		{ "-3Gi", -1, 0 },	{ "0Gi", -1, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -420,38 +493,44 @@ static void test_quantity(void)
 static void test_metrics(void)
 {
 	static const char doc[] =
-		"{\"MetricDataResults\": ["
-		"{\"Id\": \"rops_300_vol_0e2e0000000000001\", \"Label\": \"x\","
-		" \"Timestamps\": [\"2026-11-01T10:05:00Z\", \"2026-11-01T10:00:00.000Z\"],"
-		" \"Values\": [30000, 90000], \"StatusCode\": \"Complete\"},"
-		"{\"Id\": \"q1\", \"Label\": \"vol-0e2e0000000000001 VolumeWriteOps 300\","
-		" \"Timestamps\": [\"2026-11-01T10:05:00+00:00\", \"2026-11-01T11:00:00+01:00\"],"
-		" \"Values\": [100000, 60000], \"StatusCode\": \"Complete\"},"
-		"{\"Id\": \"burst_300_vol_0e2e0000000000001\", \"Label\": \"\","
-		" \"Timestamps\": [\"2026-11-01T10:05:00Z\", \"2026-11-01T10:00:00Z\"],"
-		" \"Values\": [70, 80], \"StatusCode\": \"PartialData\"},"
-		"{\"Id\": \"m9\", \"Label\": \"EstimatedCharges\", \"Timestamps\": [], \"Values\": []}"
-		"]}";
+	    "{\"MetricDataResults\": ["
+	    "{\"Id\": \"rops_300_vol_0e2e0000000000001\", \"Label\": \"x\","
+	    " \"Timestamps\": [\"2026-11-01T10:05:00Z\", \"2026-11-01T10:00:00.000Z\"],"
+	    " \"Values\": [30000, 90000], \"StatusCode\": \"Complete\"},"
+	    "{\"Id\": \"q1\", \"Label\": \"vol-0e2e0000000000001 VolumeWriteOps 300\","
+	    " \"Timestamps\": [\"2026-11-01T10:05:00+00:00\", \"2026-11-01T11:00:00+01:00\"],"
+	    " \"Values\": [100000, 60000], \"StatusCode\": \"Complete\"},"
+	    "{\"Id\": \"burst_300_vol_0e2e0000000000001\", \"Label\": \"\","
+	    " \"Timestamps\": [\"2026-11-01T10:05:00Z\", \"2026-11-01T10:00:00Z\"],"
+	    " \"Values\": [70, 80], \"StatusCode\": \"PartialData\"},"
+	    "{\"Id\": \"m9\", \"Label\": \"EstimatedCharges\", \"Timestamps\": [], \"Values\": []}"
+	    "]}";
 	struct inv_metrics m = { 0 };
 	struct inv_warnings w = { 0 };
 	const struct inv_series *s[4];
 	struct scan_load l;
 	char err[EBS_ERRLEN];
 
-	CHECK(inventory_parse_metrics("m.json", doc, strlen(doc), &m, &w, err) == 0,
+	CHECK(inventory_parse_metrics("m.json", doc, strlen(doc), &m, &w,
+				      err) == 0,
 	      "metrics parse");
 	CHECK(m.n == 3, "3 usable series (%zu)", m.n);
-	CHECK(w.n == 2, "2 warnings: PartialData and the foreign result (%zu)", w.n);
+	CHECK(w.n == 2, "2 warnings: PartialData and the foreign result (%zu)",
+	      w.n);
 	if (w.n == 2)
-		CHECK(!strcmp(w.msg[1], "'m.json': metric result 'm9' does not name an EBS volume and metric (see 'ebsize scan --metric-queries'); skipped"),
-		      "foreign result warning: %s", w.msg[1]);
+		CHECK(
+		    !strcmp(
+			w.msg[1],
+			"'m.json': metric result 'm9' does not name an EBS volume and metric (see 'ebsize scan --metric-queries'); skipped"),
+		    "foreign result warning: %s", w.msg[1]);
 	for (size_t i = 0; i < m.n && i < 4; i++)
 		s[i] = &m.s[i];
 	scan_load_from_series(s, m.n, &l);
 	/* 10:00: 90,000 + 60,000 (11:00+01:00) = 150,000 / 300 = 500 IOPS;
 	 * 10:05: 30,000 + 100,000 = 130,000 / 300 */
 	CHECK(l.have_iops, "iops seen");
-	CHECK_NEAR(l.peak_iops, 500, 1e-9, "read + write aligned by timestamp (offset honoured)");
+	CHECK_NEAR(l.peak_iops, 500, 1e-9,
+		   "read + write aligned by timestamp (offset honoured)");
 	CHECK(l.have_burst && l.burst_first_pct == 80 && l.burst_last_pct == 70,
 	      "burst balance first 80, last 70 by time");
 	CHECK(!l.have_mibps, "no byte metrics");
@@ -461,50 +540,61 @@ static void test_metrics(void)
 
 static void test_usage_csv(void)
 {
-	static const char good[] = "volume_id,used_gib\r\nvol-0e2e0000000000001,83.5\n\nvol-0e2e0000000000002,0\n";
-	static const char bad[] = "vol-0e2e0000000000001,83\nvol-0e2e0000000000002,-1\n";
+	static const char good[] =
+	    "volume_id,used_gib\r\nvol-0e2e0000000000001,83.5\n\nvol-0e2e0000000000002,0\n";
+	static const char bad[] =
+	    "vol-0e2e0000000000001,83\nvol-0e2e0000000000002,-1\n";
 	struct inv_usage u = { 0 };
 	char err[EBS_ERRLEN];
 
-	CHECK(inventory_parse_usage("u.csv", good, strlen(good), &u, err) == 0 &&
-	      u.n == 2 && u.row[0].used_gib == 83.5, "usage csv with header");
+	CHECK(inventory_parse_usage("u.csv", good, strlen(good), &u, err) ==
+		      0 &&
+		  u.n == 2 && u.row[0].used_gib == 83.5,
+	      "usage csv with header");
 	inv_usage_release(&u);
-	CHECK(inventory_parse_usage("u.csv", bad, strlen(bad), &u, err) == EBS_ERR_PARSE &&
-	      !strcmp(err, "cannot parse 'u.csv': line 2: expected volume_id,used_gib"),
-	      "negative usage rejected: %s", err);
+	CHECK(
+	    inventory_parse_usage("u.csv", bad, strlen(bad), &u, err) ==
+		    EBS_ERR_PARSE &&
+		!strcmp(
+		    err,
+		    "cannot parse 'u.csv': line 2: expected volume_id,used_gib"),
+	    "negative usage rejected: %s", err);
 	inv_usage_release(&u);
 }
 
 static void test_k8s_parse(void)
 {
 	static const char doc[] =
-		"{\"kind\": \"List\", \"items\": ["
-		"{\"kind\": \"StorageClass\", \"metadata\": {\"name\": \"fast\"},"
-		" \"provisioner\": \"ebs.csi.aws.com\","
-		" \"parameters\": {\"Type\": \"io2\", \"IOPSPERGB\": \"50\"}},"
-		"{\"kind\": \"StorageClass\", \"metadata\": {\"name\": \"nfs\"}, \"provisioner\": \"x\"},"
-		"{\"kind\": \"PersistentVolume\", \"metadata\": {\"name\": \"p\"},"
-		" \"spec\": {\"capacity\": {\"storage\": \"1Ti\"}, \"storageClassName\": \"fast\","
-		"  \"awsElasticBlockStore\": {\"volumeID\": \"aws://eu-west-1b/vol-0e2e0000000000009\"},"
-		"  \"claimRef\": {\"namespace\": \"ns\", \"name\": \"c\"}}},"
-		"{\"kind\": \"PersistentVolume\", \"metadata\": {\"name\": \"bad\"},"
-		" \"spec\": {\"capacity\": {\"storage\": \"lots\"},"
-		"  \"csi\": {\"driver\": \"ebs.csi.aws.com\", \"volumeHandle\": \"vol-0e2e0000000000008\"}}}"
-		"]}";
+	    "{\"kind\": \"List\", \"items\": ["
+	    "{\"kind\": \"StorageClass\", \"metadata\": {\"name\": \"fast\"},"
+	    " \"provisioner\": \"ebs.csi.aws.com\","
+	    " \"parameters\": {\"Type\": \"io2\", \"IOPSPERGB\": \"50\"}},"
+	    "{\"kind\": \"StorageClass\", \"metadata\": {\"name\": \"nfs\"}, \"provisioner\": \"x\"},"
+	    "{\"kind\": \"PersistentVolume\", \"metadata\": {\"name\": \"p\"},"
+	    " \"spec\": {\"capacity\": {\"storage\": \"1Ti\"}, \"storageClassName\": \"fast\","
+	    "  \"awsElasticBlockStore\": {\"volumeID\": \"aws://eu-west-1b/vol-0e2e0000000000009\"},"
+	    "  \"claimRef\": {\"namespace\": \"ns\", \"name\": \"c\"}}},"
+	    "{\"kind\": \"PersistentVolume\", \"metadata\": {\"name\": \"bad\"},"
+	    " \"spec\": {\"capacity\": {\"storage\": \"lots\"},"
+	    "  \"csi\": {\"driver\": \"ebs.csi.aws.com\", \"volumeHandle\": \"vol-0e2e0000000000008\"}}}"
+	    "]}";
 	struct inv_k8s k = { 0 };
 	struct inv_warnings w = { 0 };
 	char err[EBS_ERRLEN];
 
-	CHECK(inventory_parse_k8s("k.json", doc, strlen(doc), &k, &w, err) == 0, "k8s parse");
-	CHECK(k.nsc == 2 && k.sc[0].ebs && k.sc[0].type == VT_IO2 &&
-	      k.sc[0].iops_per_gb == 50 && !k.sc[1].ebs &&
-	      !strcmp(k.sc[1].provisioner, "x"),
-	      "EBS parameters case-insensitive; other provisioners kept by name");
+	CHECK(inventory_parse_k8s("k.json", doc, strlen(doc), &k, &w, err) == 0,
+	      "k8s parse");
+	CHECK(
+	    k.nsc == 2 && k.sc[0].ebs && k.sc[0].type == VT_IO2 &&
+		k.sc[0].iops_per_gb == 50 && !k.sc[1].ebs &&
+		!strcmp(k.sc[1].provisioner, "x"),
+	    "EBS parameters case-insensitive; other provisioners kept by name");
 	CHECK(k.npv == 1 && k.pv[0].in_tree && !k.pv[0].migrated,
 	      "awsElasticBlockStore PV is in-tree");
 	CHECK(k.npv == 1 && !strcmp(k.pv[0].vol_id, "vol-0e2e0000000000009") &&
-	      k.pv[0].size_gib == 1024 && !strcmp(k.pv[0].az, "eu-west-1b") &&
-	      !strcmp(k.pv[0].ns, "ns") && !strcmp(k.pv[0].pvc, "c"),
+		  k.pv[0].size_gib == 1024 &&
+		  !strcmp(k.pv[0].az, "eu-west-1b") &&
+		  !strcmp(k.pv[0].ns, "ns") && !strcmp(k.pv[0].pvc, "c"),
 	      "in-tree PV: id, zone, size, claim");
 	CHECK(w.n == 1 && strstr(w.msg[0], "persistent volume 'bad'"),
 	      "PV with bad capacity warned");
@@ -534,8 +624,11 @@ static void test_rows_on_demand(void)
 	out_rows_on_demand(t, 3, fill, NULL);
 	out_render(doc, OUT_JSON, m);
 	fclose(m);
-	CHECK(!strcmp(buf, "{\"rows\":[{\"n\":0,\"p\":\"even\"},{\"n\":1,\"p\":\"odd\"},{\"n\":2,\"p\":\"even\"}]}\n"),
-	      "on-demand rows render: %s", buf);
+	CHECK(
+	    !strcmp(
+		buf,
+		"{\"rows\":[{\"n\":0,\"p\":\"even\"},{\"n\":1,\"p\":\"odd\"},{\"n\":2,\"p\":\"even\"}]}\n"),
+	    "on-demand rows render: %s", buf);
 	free(buf);
 	buf = NULL;
 	m = open_memstream(&buf, &len);
@@ -557,26 +650,36 @@ static void test_modify_commands(void)
 		struct vol_config cur, prop;
 		const char *opts;
 	} cases[] = {
-		{ { VT_GP2, 100, 0, 0, 1, 0 }, { VT_GP3, 100, 3000, 125, 1, 0 },
+		{ { VT_GP2, 100, 0, 0, 1, 0 },
+		  { VT_GP3, 100, 3000, 125, 1, 0 },
 		  " --volume-type gp3" },
-		{ { VT_GP2, 2000, 0, 0, 1, 0 }, { VT_GP3, 2000, 6000, 250, 1, 0 },
+		{ { VT_GP2, 2000, 0, 0, 1, 0 },
+		  { VT_GP3, 2000, 6000, 250, 1, 0 },
 		  " --volume-type gp3 --iops 6000 --throughput 250" },
-		{ { VT_GP2, 500, 0, 0, 1, 0 }, { VT_GP3, 500, 3000, 250, 1, 0 },
+		{ { VT_GP2, 500, 0, 0, 1, 0 },
+		  { VT_GP3, 500, 3000, 250, 1, 0 },
 		  " --volume-type gp3 --throughput 250" },
 		/* gp3 reductions state every value lowered */
-		{ { VT_GP3, 100, 3000, 500, 1, 0 }, { VT_GP3, 100, 3000, 125, 1, 0 },
+		{ { VT_GP3, 100, 3000, 500, 1, 0 },
+		  { VT_GP3, 100, 3000, 125, 1, 0 },
 		  " --throughput 125" },
-		{ { VT_GP3, 1000, 12000, 500, 1, 0 }, { VT_GP3, 1000, 4800, 125, 1, 0 },
+		{ { VT_GP3, 1000, 12000, 500, 1, 0 },
+		  { VT_GP3, 1000, 4800, 125, 1, 0 },
 		  " --iops 4800 --throughput 125" },
-		{ { VT_GP3, 1000, 12000, 125, 1, 0 }, { VT_GP3, 1000, 3000, 125, 1, 0 },
+		{ { VT_GP3, 1000, 12000, 125, 1, 0 },
+		  { VT_GP3, 1000, 3000, 125, 1, 0 },
 		  " --iops 3000" },
-		{ { VT_IO1, 800, 40000, 0, 1, 0 }, { VT_IO2, 800, 40000, 0, 1, 0 },
+		{ { VT_IO1, 800, 40000, 0, 1, 0 },
+		  { VT_IO2, 800, 40000, 0, 1, 0 },
 		  " --volume-type io2 --iops 40000" },
-		{ { VT_IO1, 500, 10000, 0, 1, 0 }, { VT_IO1, 500, 2400, 0, 1, 0 },
+		{ { VT_IO1, 500, 10000, 0, 1, 0 },
+		  { VT_IO1, 500, 2400, 0, 1, 0 },
 		  " --iops 2400" },
-		{ { VT_IO2, 4, 4000, 0, 1, 0 }, { VT_GP3, 4, 3000, 125, 1, 0 },
+		{ { VT_IO2, 4, 4000, 0, 1, 0 },
+		  { VT_GP3, 4, 3000, 125, 1, 0 },
 		  " --volume-type gp3" },
-		{ { VT_IO2, 400, 20000, 0, 1, 0 }, { VT_GP3, 400, 14400, 1080, 1, 0 },
+		{ { VT_IO2, 400, 20000, 0, 1, 0 },
+		  { VT_GP3, 400, 14400, 1080, 1, 0 },
 		  " --volume-type gp3 --iops 14400 --throughput 1080" },
 	};
 
@@ -588,10 +691,12 @@ static void test_modify_commands(void)
 		f.cat = SCAN_OVERPROVISIONED;
 		f.cur = cases[i].cur;
 		f.prop = cases[i].prop;
-		s = scan_command(&f, "vol-0e2e0000000000b02", "us-east-1", "us-east-1a");
-		snprintf(want, sizeof(want),
-			 "aws ec2 modify-volume --region us-east-1 --volume-id vol-0e2e0000000000b02%s",
-			 cases[i].opts);
+		s = scan_command(&f, "vol-0e2e0000000000b02", "us-east-1",
+				 "us-east-1a");
+		snprintf(
+		    want, sizeof(want),
+		    "aws ec2 modify-volume --region us-east-1 --volume-id vol-0e2e0000000000b02%s",
+		    cases[i].opts);
 		CHECK(!strcmp(s, want), "modify %s -> %s:%s (got %s)",
 		      model_type_name(cases[i].cur.type),
 		      model_type_name(cases[i].prop.type), cases[i].opts, s);
@@ -606,18 +711,24 @@ static void test_commands(void)
 
 	f.cat = SCAN_GP2_TO_GP3;
 	f.prop = (struct vol_config){ VT_GP3, 2000, 6000, 250, 1, 0 };
-	s = scan_command(&f, "vol-0e2e0000000000001", "us-east-1", "us-east-1a");
-	CHECK(!strcmp(s, "aws ec2 modify-volume --region us-east-1 --volume-id vol-0e2e0000000000001 --volume-type gp3 --iops 6000 --throughput 250"),
-	      "modify-volume batches type, IOPS, throughput");
+	s = scan_command(&f, "vol-0e2e0000000000001", "us-east-1",
+			 "us-east-1a");
+	CHECK(
+	    !strcmp(
+		s,
+		"aws ec2 modify-volume --region us-east-1 --volume-id vol-0e2e0000000000001 --volume-type gp3 --iops 6000 --throughput 250"),
+	    "modify-volume batches type, IOPS, throughput");
 	free(s);
 	/* the VolumeAttributesClass text: tests/unit/test_scan_k8s.c */
-	CHECK(scan_alarm_command(&f, "vol-0e2e0000000000001", "us-east-1") == NULL,
+	CHECK(scan_alarm_command(&f, "vol-0e2e0000000000001", "us-east-1") ==
+		  NULL,
 	      "no alarm without a threshold");
 	CHECK(inventory_valid_volume_id("vol-049df61146c4d7901") &&
-	      inventory_valid_volume_id("vol-b98d464f") &&
-	      !inventory_valid_volume_id("vol-0E2E0000000000001") &&
-	      !inventory_valid_volume_id("vol-0e2e000000000001;") &&
-	      !inventory_valid_volume_id("vol-"), "volume ids");
+		  inventory_valid_volume_id("vol-b98d464f") &&
+		  !inventory_valid_volume_id("vol-0E2E0000000000001") &&
+		  !inventory_valid_volume_id("vol-0e2e000000000001;") &&
+		  !inventory_valid_volume_id("vol-"),
+	      "volume ids");
 }
 
 static void test_strmap(void)
@@ -670,7 +781,8 @@ static void review_analyze(const char *region, const struct scan_volume *v0,
 
 static void test_review_analyze(void)
 {
-	struct scan_volume v = { .id = "vol-0e2e00000000000a1", .az = "x-1a",
+	struct scan_volume v = { .id = "vol-0e2e00000000000a1",
+				 .az = "x-1a",
 				 .used_gib = -1 };
 	struct scan_load l = { .period_s = 300, .have_iops = 1 };
 	struct scan_finding f;
@@ -682,7 +794,8 @@ static void test_review_analyze(void)
 	v.cfg = (struct vol_config){ VT_IO2, 1000, 256000, 0, 1, 0 };
 	l.peak_iops = 250000;
 	review_analyze("us-east-1", &v, &l, 0, &f, &rc);
-	CHECK(rc == 0, "io2 need above the type maximum: no proposal (rc %d, iops %ld)",
+	CHECK(rc == 0,
+	      "io2 need above the type maximum: no proposal (rc %d, iops %ld)",
 	      rc, f.prop.iops);
 
 	/* 2: eu-west-1 io1 500 GiB 10,000 IOPS, peak 2,000, 50 MiB/s.
@@ -714,7 +827,8 @@ static void test_review_analyze(void)
 	CHECK_NEAR(f.save_usd, 0, 1e-12, "burst risk saving is never negative");
 	CHECK_NEAR(f.extra_usd, 1.00, 1e-9, "burst risk fix costs 1.00 more");
 	review_analyze("us-east-1", &v, &l, 0.5, &f, &rc);
-	CHECK(rc == 0, "--min-savings 0.5 drops a finding saving 0 (rc %d)", rc);
+	CHECK(rc == 0, "--min-savings 0.5 drops a finding saving 0 (rc %d)",
+	      rc);
 
 	/* 7: gp2 100 GiB (baseline 300), peak 500 IOPS, BurstBalance 100 %
 	 * -> 50 % in 3,600 s: 0.5 x 5,400,000 / 3,600 = 750 credits/s,
@@ -722,11 +836,15 @@ static void test_review_analyze(void)
 	 * Threshold ceil(300 s x 750 / 5,400,000 x 100) = ceil(4.17) = 5 %
 	 * (the peak alone: ceil(300 x 200 / 54,000) = ceil(1.11) = 2 %) */
 	{
-		struct scan_load b = { .period_s = 300, .have_iops = 1,
-				       .peak_iops = 500, .have_burst = 1,
+		struct scan_load b = { .period_s = 300,
+				       .have_iops = 1,
+				       .peak_iops = 500,
+				       .have_burst = 1,
 				       .burst_first_pct = 100,
-				       .burst_last_pct = 50, .burst_min_pct = 50,
-				       .burst_first_t = 0, .burst_last_t = 3600 };
+				       .burst_last_pct = 50,
+				       .burst_min_pct = 50,
+				       .burst_first_t = 0,
+				       .burst_last_t = 3600 };
 		char why[320];
 
 		v.cfg = (struct vol_config){ VT_GP2, 100, 0, 0, 1, 0 };
@@ -744,7 +862,7 @@ static void test_review_analyze(void)
 		review_analyze("us-east-1", &v, &b, 0, &f, &rc);
 		scan_reason(&f, why, sizeof(why));
 		CHECK(rc == 1 && !strstr(why, "falling") &&
-		      strstr(why, "BurstBalance down to 40 %") != NULL,
+			  strstr(why, "BurstBalance down to 40 %") != NULL,
 		      "rising balance is not called falling: %s", why);
 		CHECK(f.alarm_load_iops == 500, "no slope: the peak 500 (%g)",
 		      f.alarm_load_iops);
@@ -757,52 +875,66 @@ static void test_review_metrics(void)
 	/* read 600 and write 300 ops at 10:00 over 300 s = 3 IOPS; the read
 	 * series again (the same file twice) and once more at 900 */
 	static const char doc[] =
-		"{\"MetricDataResults\": ["
-		"{\"Id\": \"rops_300_vol_0e2e00000000000a1\","
-		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [600]},"
-		"{\"Id\": \"rops_300_vol_0e2e00000000000a1\","
-		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [600]},"
-		"{\"Id\": \"wops_300_vol_0e2e00000000000a1\","
-		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [300]},"
-		"{\"Id\": \"wops_300_vol_0e2e00000000000a1\","
-		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [300]}"
-		"]}";
+	    "{\"MetricDataResults\": ["
+	    "{\"Id\": \"rops_300_vol_0e2e00000000000a1\","
+	    " \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [600]},"
+	    "{\"Id\": \"rops_300_vol_0e2e00000000000a1\","
+	    " \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [600]},"
+	    "{\"Id\": \"wops_300_vol_0e2e00000000000a1\","
+	    " \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [300]},"
+	    "{\"Id\": \"wops_300_vol_0e2e00000000000a1\","
+	    " \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [300]}"
+	    "]}";
 	/* 1e300 ops, -5 ops, 76,800,001 ops / 300 s = 256,000.003 IOPS
 	 * (above io2's 256,000, T1), BurstBalance 101 %: all refused */
 	static const char bad[] =
-		"{\"MetricDataResults\": ["
-		"{\"Id\": \"rops_300_vol_0e2e00000000000a2\","
-		" \"Timestamps\": [\"2026-11-01T10:00:00Z\", \"2026-11-01T10:05:00Z\","
-		"  \"2026-11-01T10:10:00Z\", \"2026-11-01T10:15:00Z\"],"
-		" \"Values\": [1e300, -5, 76800001, 76800000]},"
-		"{\"Id\": \"burst_300_vol_0e2e00000000000a2\","
-		" \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [101]}"
-		"]}";
+	    "{\"MetricDataResults\": ["
+	    "{\"Id\": \"rops_300_vol_0e2e00000000000a2\","
+	    " \"Timestamps\": [\"2026-11-01T10:00:00Z\", \"2026-11-01T10:05:00Z\","
+	    "  \"2026-11-01T10:10:00Z\", \"2026-11-01T10:15:00Z\"],"
+	    " \"Values\": [1e300, -5, 76800001, 76800000]},"
+	    "{\"Id\": \"burst_300_vol_0e2e00000000000a2\","
+	    " \"Timestamps\": [\"2026-11-01T10:00:00Z\"], \"Values\": [101]}"
+	    "]}";
 	struct inv_metrics m = { 0 };
 	struct inv_warnings w = { 0 };
 	const struct inv_series *s[4];
 	struct scan_load l;
 	char err[EBS_ERRLEN];
 
-	CHECK(inventory_parse_metrics("d.json", doc, strlen(doc), &m, &w, err) == 0 &&
-	      m.n == 4, "duplicate series parse (%zu)", m.n);
+	CHECK(inventory_parse_metrics("d.json", doc, strlen(doc), &m, &w,
+				      err) == 0 &&
+		  m.n == 4,
+	      "duplicate series parse (%zu)", m.n);
 	for (size_t i = 0; i < 4 && i < m.n; i++)
 		s[i] = &m.s[i];
 	scan_load_from_series(s, m.n, &l);
-	CHECK_NEAR(l.peak_iops, 3, 1e-9, "doubled series: (600 + 300) / 300 = 3, not 6");
+	CHECK_NEAR(l.peak_iops, 3, 1e-9,
+		   "doubled series: (600 + 300) / 300 = 3, not 6");
 	if (m.n == 4)
 		m.s[1].v[0] = 900;
 	scan_load_from_series(s, m.n, &l);
-	CHECK_NEAR(l.peak_iops, 4, 1e-9, "overlap keeps the larger: (900 + 300) / 300 = 4");
+	CHECK_NEAR(l.peak_iops, 4, 1e-9,
+		   "overlap keeps the larger: (900 + 300) / 300 = 4");
 	inv_metrics_release(&m);
 
-	CHECK(inventory_parse_metrics("b.json", bad, strlen(bad), &m, &w, err) == 0 &&
-	      m.n == 2, "impossible values parse (%zu)", m.n);
-	CHECK(m.n == 2 && m.s[0].n == 1 && m.s[0].v[0] == 76800000 && m.s[1].n == 0,
+	CHECK(inventory_parse_metrics("b.json", bad, strlen(bad), &m, &w,
+				      err) == 0 &&
+		  m.n == 2,
+	      "impossible values parse (%zu)", m.n);
+	CHECK(m.n == 2 && m.s[0].n == 1 && m.s[0].v[0] == 76800000 &&
+		  m.s[1].n == 0,
 	      "only 76,800,000 (256,000 IOPS) is kept");
-	CHECK(w.n == 2 && !strcmp(w.msg[0], "'b.json': volume 'vol-0e2e00000000000a2': VolumeReadOps: 3 of 4 values negative or beyond what any EBS volume does; skipped") &&
-	      !strcmp(w.msg[1], "'b.json': volume 'vol-0e2e00000000000a2': BurstBalance: 1 of 1 values negative or beyond what any EBS volume does; skipped"),
-	      "warnings name file, volume and metric (%s)", w.n ? w.msg[0] : "none");
+	CHECK(
+	    w.n == 2 &&
+		!strcmp(
+		    w.msg[0],
+		    "'b.json': volume 'vol-0e2e00000000000a2': VolumeReadOps: 3 of 4 values negative or beyond what any EBS volume does; skipped") &&
+		!strcmp(
+		    w.msg[1],
+		    "'b.json': volume 'vol-0e2e00000000000a2': BurstBalance: 1 of 1 values negative or beyond what any EBS volume does; skipped"),
+	    "warnings name file, volume and metric (%s)",
+	    w.n ? w.msg[0] : "none");
 	inv_metrics_release(&m);
 	inv_warnings_release(&w);
 }
@@ -835,31 +967,36 @@ static int review_collect(const struct inv_volume *v, void *arg)
 static void test_review_volumes(void)
 {
 	static const char doc[] =
-		"{\"Volumes\": ["
-		"{\"VolumeId\": \"vol-0e2e00000000000b1\", \"VolumeType\": \"io2\", \"Size\": 100,"
-		" \"Iops\": 3000, \"AvailabilityZone\": \"us-east-1a\", \"MultiAttachEnabled\": true},"
-		"{\"VolumeId\": \"vol-0e2e00000000000b2\", \"VolumeType\": \"io1\", \"Size\": 100,"
-		" \"Iops\": 3000, \"AvailabilityZone\": \"us-east-1a\","
-		" \"Attachments\": [{\"InstanceId\": \"i-1\"}, {\"InstanceId\": \"i-2\"}]},"
-		"{\"VolumeId\": \"vol-0e2e00000000000b3\", \"VolumeType\": \"gp2\", \"Size\": 100,"
-		" \"AvailabilityZone\": \"us-east-1a\", \"Encrypted\": true,"
-		" \"KmsKeyId\": \"arn:aws:kms:us-east-1:111122223333:key/0e2e-a1\"},"
-		"{\"VolumeId\": \"vol-0e2e00000000000b4\", \"VolumeType\": \"gp2\", \"Size\": 100,"
-		" \"AvailabilityZone\": \"us-east-1a\", \"Encrypted\": true,"
-		" \"KmsKeyId\": \"x' ; rm -rf ~ ; '\"}"
-		"]}";
+	    "{\"Volumes\": ["
+	    "{\"VolumeId\": \"vol-0e2e00000000000b1\", \"VolumeType\": \"io2\", \"Size\": 100,"
+	    " \"Iops\": 3000, \"AvailabilityZone\": \"us-east-1a\", \"MultiAttachEnabled\": true},"
+	    "{\"VolumeId\": \"vol-0e2e00000000000b2\", \"VolumeType\": \"io1\", \"Size\": 100,"
+	    " \"Iops\": 3000, \"AvailabilityZone\": \"us-east-1a\","
+	    " \"Attachments\": [{\"InstanceId\": \"i-1\"}, {\"InstanceId\": \"i-2\"}]},"
+	    "{\"VolumeId\": \"vol-0e2e00000000000b3\", \"VolumeType\": \"gp2\", \"Size\": 100,"
+	    " \"AvailabilityZone\": \"us-east-1a\", \"Encrypted\": true,"
+	    " \"KmsKeyId\": \"arn:aws:kms:us-east-1:111122223333:key/0e2e-a1\"},"
+	    "{\"VolumeId\": \"vol-0e2e00000000000b4\", \"VolumeType\": \"gp2\", \"Size\": 100,"
+	    " \"AvailabilityZone\": \"us-east-1a\", \"Encrypted\": true,"
+	    " \"KmsKeyId\": \"x' ; rm -rf ~ ; '\"}"
+	    "]}";
 	struct review_walk w = { 0 };
 	char err[EBS_ERRLEN];
 	struct scan_finding f = { 0 };
 	char *s;
 
-	CHECK(inventory_each_volume("v.json", doc, strlen(doc), review_collect, &w, err) == 0 &&
-	      w.n == 3, "volumes walk (%d)", w.n);
+	CHECK(inventory_each_volume("v.json", doc, strlen(doc), review_collect,
+				    &w, err) == 0 &&
+		  w.n == 3,
+	      "volumes walk (%d)", w.n);
 	CHECK(w.multi[0] && w.multi[1] && !w.multi[2],
 	      "MultiAttachEnabled and two attachments are Multi-Attach");
-	CHECK(w.enc[2] && !strcmp(w.kms[2], "arn:aws:kms:us-east-1:111122223333:key/0e2e-a1"),
+	CHECK(w.enc[2] &&
+		  !strcmp(w.kms[2],
+			  "arn:aws:kms:us-east-1:111122223333:key/0e2e-a1"),
 	      "Encrypted and KmsKeyId read");
-	CHECK(!strcmp(w.problem, "\"KmsKeyId\" is not a KMS key id, alias or ARN"),
+	CHECK(!strcmp(w.problem,
+		      "\"KmsKeyId\" is not a KMS key id, alias or ARN"),
 	      "a KmsKeyId unsafe in a shell line is a problem: %s", w.problem);
 
 	f.cat = SCAN_GP2_SIZED_FOR_IOPS;
@@ -867,19 +1004,26 @@ static void test_review_volumes(void)
 	f.prop = (struct vol_config){ VT_GP3, 100, 3000, 250, 1, 0 };
 	f.encrypted = 1;
 	f.kms_key_id = "arn:aws:kms:us-east-1:111122223333:key/0e2e-a1";
-	s = scan_command(&f, "vol-0e2e00000000000b3", "us-east-1", "us-east-1a");
-	CHECK(!strcmp(s, "aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --throughput 250 --encrypted --kms-key-id 'arn:aws:kms:us-east-1:111122223333:key/0e2e-a1' --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=vol-0e2e00000000000b3}]'"),
-	      "create-volume keeps encryption and key: %s", s);
+	s = scan_command(&f, "vol-0e2e00000000000b3", "us-east-1",
+			 "us-east-1a");
+	CHECK(
+	    !strcmp(
+		s,
+		"aws ec2 create-volume --region us-east-1 --availability-zone us-east-1a --volume-type gp3 --size 100 --throughput 250 --encrypted --kms-key-id 'arn:aws:kms:us-east-1:111122223333:key/0e2e-a1' --tag-specifications 'ResourceType=volume,Tags=[{Key=ebsize-replaces,Value=vol-0e2e00000000000b3}]'"),
+	    "create-volume keeps encryption and key: %s", s);
 	free(s);
 	f.kms_key_id = NULL;
-	s = scan_command(&f, "vol-0e2e00000000000b3", "us-east-1", "us-east-1a");
+	s = scan_command(&f, "vol-0e2e00000000000b3", "us-east-1",
+			 "us-east-1a");
 	CHECK(strstr(s, " --encrypted --tag-specifications") != NULL,
 	      "encrypted with the default key: %s", s);
 	free(s);
 
 	CHECK(inventory_valid_kms_key("alias/ebs-0e2e") &&
-	      inventory_valid_kms_key("1234abcd-12ab-34cd-56ef-1234567890ab") &&
-	      !inventory_valid_kms_key("") && !inventory_valid_kms_key("a b"),
+		  inventory_valid_kms_key(
+		      "1234abcd-12ab-34cd-56ef-1234567890ab") &&
+		  !inventory_valid_kms_key("") &&
+		  !inventory_valid_kms_key("a b"),
 	      "KMS key ids");
 }
 
@@ -928,8 +1072,9 @@ void test_scan_time(void)
 		/* leap years: 2024-02-29 exists (19,782 days), 2023-02-29 not */
 		{ "2024-02-29T00:00:00Z", 1, 1709164800LL },
 		{ "2023-02-29T00:00:00Z", 0, 0 },
-		{ "2000-02-29T00:00:00Z", 1, 951782400LL },  /* divisible by 400 */
-		{ "1900-02-29T00:00:00Z", 0, 0 },            /* by 100, not 400 */
+		{ "2000-02-29T00:00:00Z", 1,
+		  951782400LL },		  /* divisible by 400 */
+		{ "1900-02-29T00:00:00Z", 0, 0 }, /* by 100, not 400 */
 		{ "2024-13-01T00:00:00Z", 0, 0 },
 		{ "2024-04-31T00:00:00Z", 0, 0 },
 		{ "2024-09-29 22:10:00Z", 0, 0 },
@@ -944,7 +1089,8 @@ void test_scan_time(void)
 		long long t = -1;
 		int rc = inventory_parse_time(rows[i].in, &t);
 
-		CHECK((rc == 0) == rows[i].ok && (!rows[i].ok || t == rows[i].want),
+		CHECK((rc == 0) == rows[i].ok &&
+			  (!rows[i].ok || t == rows[i].want),
 		      "time '%s': %s (got %lld)", rows[i].in,
 		      rows[i].ok ? "read" : "refused", t);
 	}

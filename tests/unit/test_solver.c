@@ -23,7 +23,8 @@ static void load(const char *region)
 	if (db_load_prices(test_db(), region, NULL, &prices, err))
 		CHECK(0, "prices: %s", err);
 	for (int t = 0; t < VT_COUNT; t++)
-		if (db_load_limits(test_db(), (enum vol_type)t, NULL, &lims[t], err))
+		if (db_load_limits(test_db(), (enum vol_type)t, NULL, &lims[t],
+				   err))
 			CHECK(0, "limits: %s", err);
 }
 
@@ -40,7 +41,8 @@ static void input(struct solver_input *in, const char *types, long max_stripe)
 }
 
 /* The cheapest sustained option of type t, or NULL. */
-static const struct candidate *best(const struct solver_result *r, enum vol_type t)
+static const struct candidate *best(const struct solver_result *r,
+				    enum vol_type t)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (r->opts[i].cfg.type == t && r->opts[i].sustained)
@@ -55,39 +57,151 @@ struct hand_case {
 	struct need need;
 	enum vol_type type;
 	long count, size, iops, mibps;
-	double total;          /* us-east-1, by hand from T6 */
+	double total; /* us-east-1, by hand from T6 */
 };
 
 static const struct hand_case hand[] = {
 	{ "striped gp3 beats one gp3: 8 x 25 GiB at the included 3,000/125 "
 	  "(8 x 25 x 0.08); one volume would cost 16 + 17,000 x 0.005 + 375 x 0.04 = 116",
-	  "gp3", 8, { 20000, 500, 200, 16, 0, 0, 0 }, VT_GP3, 8, 25, 3000, 125, 16.00 },
+	  "gp3",
+	  8,
+	  { 20000, 500, 200, 16, 0, 0, 0 },
+	  VT_GP3,
+	  8,
+	  25,
+	  3000,
+	  125,
+	  16.00 },
 	{ "one gp3 when stripes are off: 200 GiB, 20,000 IOPS, 500 MiB/s",
-	  "gp3", 1, { 20000, 500, 200, 16, 0, 0, 0 }, VT_GP3, 1, 200, 20000, 500, 116.00 },
+	  "gp3",
+	  1,
+	  { 20000, 500, 200, 16, 0, 0, 0 },
+	  VT_GP3,
+	  1,
+	  200,
+	  20000,
+	  500,
+	  116.00 },
 	{ "gp3 IOPS raised to 4 x MiB/s: 1,000 MiB/s needs 4,000 IOPS: 80 + 1000 x 0.005 + 875 x 0.04",
-	  "gp3", 1, { 100, 1000, 1000, 16, 0, 0, 0 }, VT_GP3, 1, 1000, 4000, 1000, 120.00 },
+	  "gp3",
+	  1,
+	  { 100, 1000, 1000, 16, 0, 0, 0 },
+	  VT_GP3,
+	  1,
+	  1000,
+	  4000,
+	  1000,
+	  120.00 },
 	{ "io2 at exactly 32,000 IOPS (tier 1 only): 32 x 0.125 + 32,000 x 0.065",
-	  "io2", 1, { 32000, 0, 0, 4, 0, 0, 0 }, VT_IO2, 1, 32, 32000, 0, 2084.00 },
+	  "io2",
+	  1,
+	  { 32000, 0, 0, 4, 0, 0, 0 },
+	  VT_IO2,
+	  1,
+	  32,
+	  32000,
+	  0,
+	  2084.00 },
 	{ "io2 at 32,001 IOPS: first tier-2 IOPS: 33 x 0.125 + 2080 + 0.0455",
-	  "io2", 1, { 32001, 0, 0, 4, 0, 0, 0 }, VT_IO2, 1, 33, 32001, 0, 2084.1705 },
+	  "io2",
+	  1,
+	  { 32001, 0, 0, 4, 0, 0, 0 },
+	  VT_IO2,
+	  1,
+	  33,
+	  32001,
+	  0,
+	  2084.1705 },
 	{ "io2 at exactly 64,000 IOPS: 64 x 0.125 + 2080 + 32,000 x 0.0455",
-	  "io2", 1, { 64000, 0, 0, 4, 0, 0, 0 }, VT_IO2, 1, 64, 64000, 0, 3544.00 },
+	  "io2",
+	  1,
+	  { 64000, 0, 0, 4, 0, 0, 0 },
+	  VT_IO2,
+	  1,
+	  64,
+	  64000,
+	  0,
+	  3544.00 },
 	{ "io2 at 64,001 IOPS: first tier-3 IOPS: 65 x 0.125 + 2080 + 1456 + 0.03185",
-	  "io2", 1, { 64001, 0, 0, 4, 0, 0, 0 }, VT_IO2, 1, 65, 64001, 0, 3544.15685 },
+	  "io2",
+	  1,
+	  { 64001, 0, 0, 4, 0, 0, 0 },
+	  VT_IO2,
+	  1,
+	  65,
+	  64001,
+	  0,
+	  3544.15685 },
 	{ "io1 50 IOPS/GiB: 10,000 IOPS need 200 GiB: 25 + 650",
-	  "io1", 1, { 10000, 0, 0, 4, 0, 0, 0 }, VT_IO1, 1, 200, 10000, 0, 675.00 },
+	  "io1",
+	  1,
+	  { 10000, 0, 0, 4, 0, 0, 0 },
+	  VT_IO1,
+	  1,
+	  200,
+	  10000,
+	  0,
+	  675.00 },
 	{ "gp2 sized for IOPS: 6,000 IOPS need 2,000 GiB (3 IOPS/GiB)",
-	  "gp2", 1, { 6000, 0, 0, 4, 0, 0, 0 }, VT_GP2, 1, 2000, 0, 0, 200.00 },
+	  "gp2",
+	  1,
+	  { 6000, 0, 0, 4, 0, 0, 0 },
+	  VT_GP2,
+	  1,
+	  2000,
+	  0,
+	  0,
+	  200.00 },
 	{ "gp2 band <= 170 GiB: 100 MiB/s needs 134 GiB (402 IOPS x 256 KiB)",
-	  "gp2", 1, { 100, 100, 0, 16, 0, 0, 0 }, VT_GP2, 1, 134, 0, 0, 13.40 },
+	  "gp2",
+	  1,
+	  { 100, 100, 0, 16, 0, 0, 0 },
+	  VT_GP2,
+	  1,
+	  134,
+	  0,
+	  0,
+	  13.40 },
 	{ "gp2 band 170-334 GiB: 128 MiB/s sustained from 171 GiB",
-	  "gp2", 1, { 100, 128, 0, 16, 0, 0, 0 }, VT_GP2, 1, 171, 0, 0, 17.10 },
+	  "gp2",
+	  1,
+	  { 100, 128, 0, 16, 0, 0, 0 },
+	  VT_GP2,
+	  1,
+	  171,
+	  0,
+	  0,
+	  17.10 },
 	{ "gp2 band >= 334 GiB: 200 MiB/s sustained only from 334 GiB",
-	  "gp2", 1, { 100, 200, 0, 16, 0, 0, 0 }, VT_GP2, 1, 334, 0, 0, 33.40 },
+	  "gp2",
+	  1,
+	  { 100, 200, 0, 16, 0, 0, 0 },
+	  VT_GP2,
+	  1,
+	  334,
+	  0,
+	  0,
+	  33.40 },
 	{ "gp2 250 MiB/s: 334 GiB",
-	  "gp2", 1, { 100, 250, 0, 16, 0, 0, 0 }, VT_GP2, 1, 334, 0, 0, 33.40 },
+	  "gp2",
+	  1,
+	  { 100, 250, 0, 16, 0, 0, 0 },
+	  VT_GP2,
+	  1,
+	  334,
+	  0,
+	  0,
+	  33.40 },
 	{ "st1 for a large sequential need: 500 MiB/s needs 12.5 TiB (40 MiB/s per TiB) = 12,800 x 0.045",
-	  "st1,sc1,gp3,gp2", 8, { 500, 500, 12800, 1024, 0, 0, 0 }, VT_ST1, 1, 12800, 0, 0, 576.00 },
+	  "st1,sc1,gp3,gp2",
+	  8,
+	  { 500, 500, 12800, 1024, 0, 0, 0 },
+	  VT_ST1,
+	  1,
+	  12800,
+	  0,
+	  0,
+	  576.00 },
 };
 
 static void test_hand(void)
@@ -102,8 +216,10 @@ static void test_hand(void)
 		input(&in, h->types, h->max_stripe);
 		solver_run(&in, &h->need, &r);
 		o = best(&r, h->type);
-		CHECK(o && o->cfg.count == h->count && o->cfg.size_gib == h->size &&
-		      o->cfg.iops == h->iops && o->cfg.throughput_mibps == h->mibps,
+		CHECK(o && o->cfg.count == h->count &&
+			  o->cfg.size_gib == h->size &&
+			  o->cfg.iops == h->iops &&
+			  o->cfg.throughput_mibps == h->mibps,
 		      "%s: got %ld x %ld GiB %ld IOPS %ld MiB/s", h->desc,
 		      o ? o->cfg.count : 0, o ? o->cfg.size_gib : 0,
 		      o ? o->cfg.iops : 0, o ? o->cfg.throughput_mibps : 0);
@@ -121,7 +237,8 @@ static void test_hand(void)
 		input(&in, "sc1", 8);
 		solver_run(&in, &nd, &r);
 		CHECK(r.n && r.opts[0].cost.total > 576.0,
-		      "sc1 for 500 MiB/s costs more than st1 (%.2f)", r.n ? r.opts[0].cost.total : 0);
+		      "sc1 for 500 MiB/s costs more than st1 (%.2f)",
+		      r.n ? r.opts[0].cost.total : 0);
 		solver_result_release(&r);
 	}
 }
@@ -136,8 +253,11 @@ static void test_hdd_small_io(void)
 	input(&in, "st1,sc1", 8);
 	solver_run(&in, &nd, &r);
 	for (size_t i = 0; i < r.nnotes; i++)
-		noted += strstr(r.notes[i], "ruled out: 16 KiB I/O is small random I/O") != NULL;
-	CHECK(r.n == 0 && noted == 2, "16 KiB random I/O rules out st1 and sc1, with a note each");
+		noted +=
+		    strstr(r.notes[i],
+			   "ruled out: 16 KiB I/O is small random I/O") != NULL;
+	CHECK(r.n == 0 && noted == 2,
+	      "16 KiB random I/O rules out st1 and sc1, with a note each");
 	solver_result_release(&r);
 }
 
@@ -153,8 +273,10 @@ static void test_burst_only(void)
 	for (size_t i = 0; i < r.n; i++)
 		if (!r.opts[i].sustained)
 			b = &r.opts[i];
-	CHECK(b && b->cfg.size_gib == 100, "gp2 100 GiB meets 3,000 IOPS only while credits last");
-	CHECK_NEAR(b ? b->burst_seconds : 0, 2000, 1e-6, "for 5.4 M / (3000 - 300) = 2,000 s (T2)");
+	CHECK(b && b->cfg.size_gib == 100,
+	      "gp2 100 GiB meets 3,000 IOPS only while credits last");
+	CHECK_NEAR(b ? b->burst_seconds : 0, 2000, 1e-6,
+		   "for 5.4 M / (3000 - 300) = 2,000 s (T2)");
 	CHECK(r.n >= 1 && r.opts[0].sustained && r.opts[0].cfg.size_gib == 1000,
 	      "sustained options rank first: gp2 1,000 GiB sustains 3,000");
 	solver_result_release(&r);
@@ -165,10 +287,11 @@ static void test_burst_only(void)
 	 * (3000 - 3s) x 600 <= (3s - 200) x 3000, i.e. s >= 222.2 -> 223 GiB */
 	nd = (struct need){ 200, 0, 0, 4, 3000, 600, 3600 };
 	solver_run(&in, &nd, &r);
-	CHECK(r.n && r.opts[0].sustained && r.opts[0].peak_covered &&
-	      r.opts[0].cfg.size_gib == 223,
-	      "--peak 3000:600/3600 on 200 IOPS: gp2 223 GiB covers the peak from credits (got %ld)",
-	      r.n ? r.opts[0].cfg.size_gib : 0);
+	CHECK(
+	    r.n && r.opts[0].sustained && r.opts[0].peak_covered &&
+		r.opts[0].cfg.size_gib == 223,
+	    "--peak 3000:600/3600 on 200 IOPS: gp2 223 GiB covers the peak from credits (got %ld)",
+	    r.n ? r.opts[0].cfg.size_gib : 0);
 	solver_result_release(&r);
 }
 
@@ -180,12 +303,15 @@ static void test_instances(void)
 		enum instance_fit want;
 	} cases[] = {
 		{ "m5.large", 3000, 50, FIT_OK },
-		{ "m5.large", 4000, 50, FIT_BURST },     /* baseline 3,600 (T11) */
-		{ "m5.large", 20000, 50, FIT_NO },       /* max 18,750 */
-		{ "m5.large", 1000, 80, FIT_BURST },     /* 81.25 MB/s = 77.5 MiB/s */
-		{ "m5.xlarge", 6000, 137, FIT_OK },      /* 143.75 MB/s = 137.09 MiB/s */
+		{ "m5.large", 4000, 50, FIT_BURST }, /* baseline 3,600 (T11) */
+		{ "m5.large", 20000, 50, FIT_NO },   /* max 18,750 */
+		{ "m5.large", 1000, 80,
+		  FIT_BURST }, /* 81.25 MB/s = 77.5 MiB/s */
+		{ "m5.xlarge", 6000, 137,
+		  FIT_OK }, /* 143.75 MB/s = 137.09 MiB/s */
 		{ "m5.xlarge", 6000, 138, FIT_BURST },
-		{ "m5.xlarge", 18750, 566, FIT_BURST },  /* 593.75 MB/s = 566.24 MiB/s */
+		{ "m5.xlarge", 18750, 566,
+		  FIT_BURST }, /* 593.75 MB/s = 566.24 MiB/s */
 		{ "m5.xlarge", 18750, 567, FIT_NO },
 	};
 	char err[EBS_ERRLEN];
@@ -197,9 +323,11 @@ static void test_instances(void)
 			CHECK(0, "%s", err);
 			continue;
 		}
-		CHECK(solver_instance_fit(&il, cases[i].iops, cases[i].mibps) == cases[i].want,
-		      "%s with %g IOPS, %g MiB/s: %s", cases[i].type, cases[i].iops,
-		      cases[i].mibps, solver_fit_name(cases[i].want));
+		CHECK(solver_instance_fit(&il, cases[i].iops, cases[i].mibps) ==
+			  cases[i].want,
+		      "%s with %g IOPS, %g MiB/s: %s", cases[i].type,
+		      cases[i].iops, cases[i].mibps,
+		      solver_fit_name(cases[i].want));
 	}
 	/* the solver drops everything above the instance's maximum */
 	{
@@ -255,7 +383,8 @@ static void seen(enum vol_type t, const struct need *nd, double ops,
 	*mibps = fmax(nd->mibps, ops * (hdd ? fmax(io, 1024) : io) / 1024);
 }
 
-static int meets(const struct vol_config *cfg, const struct need *nd, int at_burst)
+static int meets(const struct vol_config *cfg, const struct need *nd,
+		 int at_burst)
 {
 	struct perf pf;
 	double iops, mibps;
@@ -265,8 +394,10 @@ static int meets(const struct vol_config *cfg, const struct need *nd, int at_bur
 	if ((double)cfg->size_gib * (double)cfg->count < nd->size_gib)
 		return 0;
 	if (at_burst)
-		return pf.burst_iops + 1e-6 >= iops && pf.burst_mibps + 1e-6 >= mibps;
-	return pf.baseline_iops + 1e-6 >= iops && pf.baseline_mibps + 1e-6 >= mibps;
+		return pf.burst_iops + 1e-6 >= iops &&
+		       pf.burst_mibps + 1e-6 >= mibps;
+	return pf.baseline_iops + 1e-6 >= iops &&
+	       pf.baseline_mibps + 1e-6 >= mibps;
 }
 
 /* Grid values for brute force. */
@@ -283,11 +414,13 @@ static size_t grid(double lo, double hi, double *out, size_t max)
 
 /* Is there a legal, need-meeting single volume of type t cheaper than
  * `cost` on the grid?  Returns the cheaper cost found, or -1. */
-static double cheaper_on_grid(enum vol_type t, const struct need *nd, double cost)
+static double cheaper_on_grid(enum vol_type t, const struct need *nd,
+			      double cost)
 {
 	const struct volume_limits *l = &lims[t];
 	double sizes[200], iops[80], tps[60];
-	size_t ns = grid((double)l->min_size_gib, (double)l->max_size_gib, sizes, 200);
+	size_t ns =
+	    grid((double)l->min_size_gib, (double)l->max_size_gib, sizes, 200);
 	size_t ni = 1, nt = 1;
 
 	iops[0] = 0;
@@ -299,8 +432,12 @@ static double cheaper_on_grid(enum vol_type t, const struct need *nd, double cos
 	for (size_t a = 0; a < ns; a++)
 		for (size_t b = 0; b < ni; b++)
 			for (size_t c = 0; c < nt; c++) {
-				struct vol_config cfg = { t, (long)sizes[a], (long)iops[b],
-							  (long)tps[c], 1, 0 };
+				struct vol_config cfg = { t,
+							  (long)sizes[a],
+							  (long)iops[b],
+							  (long)tps[c],
+							  1,
+							  0 };
 				struct cost k;
 
 				if (model_validate(l, &cfg, NULL, NULL, 0) ||
@@ -315,14 +452,22 @@ static double cheaper_on_grid(enum vol_type t, const struct need *nd, double cos
 
 static void test_properties(void)
 {
-	int bad_meet = 0, bad_legal = 0, beaten = 0, checked = 0, grid_checked = 0;
+	int bad_meet = 0, bad_legal = 0, beaten = 0, checked = 0,
+	    grid_checked = 0;
 	char msg[256] = "";
 
 	load("us-east-1");
 	for (int i = 0; i < 3000; i++) {
-		static const double ios[] = { 4, 8, 16, 64, 128, 256, 512, 1024 };
-		struct need nd = { pick(100, 150000, 0.1), pick(10, 5000, 0.5),
-				   pick(1, 100000, 0.3), ios[(int)(urand() * 8)], 0, 0, 0 };
+		static const double ios[] = {
+			4, 8, 16, 64, 128, 256, 512, 1024
+		};
+		struct need nd = { pick(100, 150000, 0.1),
+				   pick(10, 5000, 0.5),
+				   pick(1, 100000, 0.3),
+				   ios[(int)(urand() * 8)],
+				   0,
+				   0,
+				   0 };
 		struct solver_input in;
 		struct solver_result r;
 
@@ -336,36 +481,48 @@ static void test_properties(void)
 
 			checked++;
 			one.count = 1;
-			if (model_validate(&lims[o->cfg.type], &one, NULL, NULL, 0))
+			if (model_validate(&lims[o->cfg.type], &one, NULL, NULL,
+					   0))
 				bad_legal++;
 			if (!meets(&o->cfg, &nd, !o->sustained) ||
 			    (!o->sustained && meets(&o->cfg, &nd, 0))) {
 				bad_meet++;
-				snprintf(msg, sizeof(msg), "%s x%ld %ld GiB for %g IOPS %g MiB/s %g GiB io %g",
-					 model_type_name(o->cfg.type), o->cfg.count,
-					 o->cfg.size_gib, nd.iops, nd.mibps, nd.size_gib, nd.io_kib);
+				snprintf(
+				    msg, sizeof(msg),
+				    "%s x%ld %ld GiB for %g IOPS %g MiB/s %g GiB io %g",
+				    model_type_name(o->cfg.type), o->cfg.count,
+				    o->cfg.size_gib, nd.iops, nd.mibps,
+				    nd.size_gib, nd.io_kib);
 			}
 			/* brute force on a sample: no cheaper single volume */
 			if (o->sustained && o->cfg.count == 1 && i % 5 == 0) {
-				double c = cheaper_on_grid(o->cfg.type, &nd, o->cost.total);
+				double c = cheaper_on_grid(o->cfg.type, &nd,
+							   o->cost.total);
 
 				grid_checked++;
 				if (c >= 0) {
 					beaten++;
-					snprintf(msg, sizeof(msg), "%s %ld GiB $%.4f beaten by $%.4f (need %g/%g/%g io %g)",
-						 model_type_name(o->cfg.type), o->cfg.size_gib,
-						 o->cost.total, c, nd.iops, nd.mibps, nd.size_gib, nd.io_kib);
+					snprintf(
+					    msg, sizeof(msg),
+					    "%s %ld GiB $%.4f beaten by $%.4f (need %g/%g/%g io %g)",
+					    model_type_name(o->cfg.type),
+					    o->cfg.size_gib, o->cost.total, c,
+					    nd.iops, nd.mibps, nd.size_gib,
+					    nd.io_kib);
 				}
 			}
 		}
 		solver_result_release(&r);
 	}
-	CHECK(bad_legal == 0, "property: all %d options are legal volumes", checked);
-	CHECK(bad_meet == 0, "property: all %d options meet the need when recomputed %s",
+	CHECK(bad_legal == 0, "property: all %d options are legal volumes",
+	      checked);
+	CHECK(bad_meet == 0,
+	      "property: all %d options meet the need when recomputed %s",
 	      checked, msg);
-	CHECK(beaten == 0 && grid_checked > 300,
-	      "property: no grid volume beats the solver (%d single-volume options brute-forced) %s",
-	      grid_checked, msg);
+	CHECK(
+	    beaten == 0 && grid_checked > 300,
+	    "property: no grid volume beats the solver (%d single-volume options brute-forced) %s",
+	    grid_checked, msg);
 }
 
 /* Is gp2 ever cheaper than gp3 for the same sustained need?  Over every
@@ -373,16 +530,23 @@ static void test_properties(void)
  * 0.4 x and IOPS 0.05 x the gp2 GiB price in all of T6). */
 static void test_gp2_never_cheaper(void)
 {
-	static const char *regions[] = { "us-east-1", "us-west-2", "eu-west-1",
-		"eu-central-1", "ap-northeast-1", "ap-northeast-2", "ap-southeast-1" };
+	static const char *regions[] = { "us-east-1",	   "us-west-2",
+					 "eu-west-1",	   "eu-central-1",
+					 "ap-northeast-1", "ap-northeast-2",
+					 "ap-southeast-1" };
 	int compared = 0, gp2_wins = 0;
 	char msg[256] = "";
 
 	for (size_t g = 0; g < sizeof(regions) / sizeof(*regions); g++) {
 		load(regions[g]);
 		for (int i = 0; i < 500; i++) {
-			struct need nd = { pick(100, 48000, 0.1), pick(10, 750, 0.5),
-					   pick(1, 40000, 0.3), 16, 0, 0, 0 };
+			struct need nd = { pick(100, 48000, 0.1),
+					   pick(10, 750, 0.5),
+					   pick(1, 40000, 0.3),
+					   16,
+					   0,
+					   0,
+					   0 };
 			struct solver_input in;
 			struct solver_result r;
 			const struct candidate *a, *b;
@@ -395,19 +559,25 @@ static void test_gp2_never_cheaper(void)
 				compared++;
 				if (a->cost.total < b->cost.total - 1e-9) {
 					gp2_wins++;
-					snprintf(msg, sizeof(msg), "%s: %g IOPS %g MiB/s %g GiB: gp2 %ld x %ld $%.4f < gp3 %ld x %ld/%ld/%ld $%.4f",
-						 regions[g], nd.iops, nd.mibps, nd.size_gib,
-						 a->cfg.count, a->cfg.size_gib, a->cost.total,
-						 b->cfg.count, b->cfg.size_gib, b->cfg.iops,
-						 b->cfg.throughput_mibps, b->cost.total);
+					snprintf(
+					    msg, sizeof(msg),
+					    "%s: %g IOPS %g MiB/s %g GiB: gp2 %ld x %ld $%.4f < gp3 %ld x %ld/%ld/%ld $%.4f",
+					    regions[g], nd.iops, nd.mibps,
+					    nd.size_gib, a->cfg.count,
+					    a->cfg.size_gib, a->cost.total,
+					    b->cfg.count, b->cfg.size_gib,
+					    b->cfg.iops,
+					    b->cfg.throughput_mibps,
+					    b->cost.total);
 				}
 			}
 			solver_result_release(&r);
 		}
 	}
-	CHECK(compared > 1000 && gp2_wins == 0,
-	      "gp2 is never cheaper than gp3 for the same sustained need in any embedded region (%d compared) %s",
-	      compared, msg);
+	CHECK(
+	    compared > 1000 && gp2_wins == 0,
+	    "gp2 is never cheaper than gp3 for the same sustained need in any embedded region (%d compared) %s",
+	    compared, msg);
 }
 
 void test_solver(void)

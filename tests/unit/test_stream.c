@@ -44,7 +44,8 @@ static int tokenize(const char *doc, size_t piece, struct sbuf *sb, char *err)
 	int rc = EBS_OK;
 
 	for (size_t off = 0; off < len && !rc; off += piece)
-		rc = js_feed(js, doc + off, len - off < piece ? len - off : piece, err);
+		rc = js_feed(js, doc + off,
+			     len - off < piece ? len - off : piece, err);
 	if (!rc)
 		rc = js_finish(js, err);
 	js_free(js);
@@ -61,7 +62,8 @@ static void test_tokenizer(void)
 		/* skipped values give no tokens; captured ones their raw text */
 		{ "{\"skip\": {\"a\": [1, {\"b\": 2}]}, \"cap\": {\"c\" : [ ]}, \"d\": 0}",
 		  "{k(skip)k(cap)c({\"c\" : [ ]})k(d)n(0)}D", NULL },
-		{ "{\"cap\": \"q\\\"\", \"cap\": 12}", "{k(cap)c(\"q\\\"\")k(cap)c(12)}D", NULL },
+		{ "{\"cap\": \"q\\\"\", \"cap\": 12}",
+		  "{k(cap)c(\"q\\\"\")k(cap)c(12)}D", NULL },
 		{ "{}{} []", "{}D{}D[]D", NULL },
 		{ "\"\\ud83d\\ude00\"", "s(\xf0\x9f\x98\x80)D", NULL },
 		{ "12", "n(12)D", NULL },
@@ -73,11 +75,16 @@ static void test_tokenizer(void)
 		{ "[-]", NULL, "line 1: not valid JSON" },
 		{ "[tru]", NULL, "line 1: not valid JSON" },
 		{ "{\"a\"\n:\n", NULL, "line 3: not valid JSON (cut short)" },
-		{ "\"a\tb\"", NULL, "line 1: not valid JSON (control character in a string)" },
-		{ "\"\\x\"", NULL, "line 1: not valid JSON (bad escape in a string)" },
-		{ "\"\\ud83d\"", NULL, "line 1: not valid JSON (unpaired surrogate)" },
-		{ "\"\\ude00\"", NULL, "line 1: not valid JSON (unpaired surrogate)" },
-		{ "\"\\u12g4\"", NULL, "line 1: not valid JSON (bad \\u escape)" },
+		{ "\"a\tb\"", NULL,
+		  "line 1: not valid JSON (control character in a string)" },
+		{ "\"\\x\"", NULL,
+		  "line 1: not valid JSON (bad escape in a string)" },
+		{ "\"\\ud83d\"", NULL,
+		  "line 1: not valid JSON (unpaired surrogate)" },
+		{ "\"\\ude00\"", NULL,
+		  "line 1: not valid JSON (unpaired surrogate)" },
+		{ "\"\\u12g4\"", NULL,
+		  "line 1: not valid JSON (bad \\u escape)" },
 		/* the skipped part is validated too */
 		{ "{\"skip\": [1 2]}", NULL, "line 1: not valid JSON" },
 		/* max_value 64: a longer string or capture is refused */
@@ -97,12 +104,17 @@ static void test_tokenizer(void)
 			sbuf_addstr(&sb, "");
 			rc = tokenize(cases[i].doc, pieces[k], &sb, err);
 			if (cases[i].tokens)
-				CHECK(rc == EBS_OK && !strcmp(sb.buf, cases[i].tokens),
-				      "tokenizer %zu (pieces of %zu): '%s' (%s)", i, pieces[k],
-				      sb.buf, err);
+				CHECK(
+				    rc == EBS_OK &&
+					!strcmp(sb.buf, cases[i].tokens),
+				    "tokenizer %zu (pieces of %zu): '%s' (%s)",
+				    i, pieces[k], sb.buf, err);
 			else
-				CHECK(rc == EBS_ERR_PARSE && !strcmp(err, cases[i].err),
-				      "tokenizer %zu (pieces of %zu) refused: '%s'", i, pieces[k], err);
+				CHECK(
+				    rc == EBS_ERR_PARSE &&
+					!strcmp(err, cases[i].err),
+				    "tokenizer %zu (pieces of %zu) refused: '%s'",
+				    i, pieces[k], err);
 			sbuf_release(&sb);
 		}
 	}
@@ -118,7 +130,8 @@ static void test_tokenizer(void)
 static void test_cap_at_the_end(void)
 {
 	static const size_t pieces[] = { 60, 66, 1000 };
-	const char *doc = "[\"01234567890123456789012345678901234567890123456789012345678901234\"]";
+	const char *doc =
+	    "[\"01234567890123456789012345678901234567890123456789012345678901234\"]";
 
 	for (size_t k = 0; k < ARRAY_SIZE(pieces); k++) {
 		struct sbuf sb = SBUF_INIT(1u << 16);
@@ -127,10 +140,12 @@ static void test_cap_at_the_end(void)
 
 		sbuf_addstr(&sb, "");
 		rc = tokenize(doc, pieces[k], &sb, err);
-		CHECK(rc == EBS_ERR_PARSE && !strcmp(err, "line 1: a value longer than 64 bytes") &&
-		      !strchr(sb.buf, 's'),
-		      "a 65-byte string, pieces of %zu: refused, no token of it: '%s' (%s)",
-		      pieces[k], sb.buf, err);
+		CHECK(
+		    rc == EBS_ERR_PARSE &&
+			!strcmp(err, "line 1: a value longer than 64 bytes") &&
+			!strchr(sb.buf, 's'),
+		    "a 65-byte string, pieces of %zu: refused, no token of it: '%s' (%s)",
+		    pieces[k], sb.buf, err);
 		sbuf_release(&sb);
 	}
 }
@@ -144,7 +159,7 @@ static void test_deep_nesting(void)
 		sbuf_addstr(&doc, "[");
 	sbuf_addstr(&sb, "");
 	CHECK(tokenize(doc.buf, 4096, &sb, err) == EBS_ERR_PARSE &&
-	      !strcmp(err, "line 1: nested deeper than 512"),
+		  !strcmp(err, "line 1: nested deeper than 512"),
 	      "nesting beyond 512 refused (%s)", err);
 	sbuf_release(&doc);
 	sbuf_release(&sb);
@@ -160,16 +175,16 @@ static void test_deep_nesting(void)
 static void test_pricing_pieces(void)
 {
 	static const char offer[] =
-		"{\"offerCode\" : \"AmazonEC2\", \"version\" : \"20261120093000\","
-		" \"publicationDate\" : \"2026-11-20T09:30:00Z\","
-		" \"terms\" : {\"Reserved\" : {\"X\" : {}}, \"OnDemand\" : {"
-		"  \"G1\" : {\"G1.T\" : {\"effectiveDate\" : \"2026-09-01T00:00:00Z\", \"priceDimensions\" : {"
-		"   \"G1.T.R\" : {\"unit\" : \"GB-Mo\", \"pricePerUnit\" : {\"USD\" : \"0.0800000000\"}}}}},"
-		"  \"C1\" : {\"C1.T\" : {\"priceDimensions\" : {}}}}},"
-		" \"products\" : {"
-		"  \"C1\" : {\"sku\" : \"C1\", \"attributes\" : {\"usagetype\" : \"BoxUsage:m5.large\"}},"
-		"  \"G1\" : {\"sku\" : \"G1\", \"attributes\" : {\"usagetype\" : \"USW2-EBS:VolumeUsage.gp3\","
-		"   \"regionCode\" : \"us-west-2\", \"locationType\" : \"AWS Region\"}}}}";
+	    "{\"offerCode\" : \"AmazonEC2\", \"version\" : \"20261120093000\","
+	    " \"publicationDate\" : \"2026-11-20T09:30:00Z\","
+	    " \"terms\" : {\"Reserved\" : {\"X\" : {}}, \"OnDemand\" : {"
+	    "  \"G1\" : {\"G1.T\" : {\"effectiveDate\" : \"2026-09-01T00:00:00Z\", \"priceDimensions\" : {"
+	    "   \"G1.T.R\" : {\"unit\" : \"GB-Mo\", \"pricePerUnit\" : {\"USD\" : \"0.0800000000\"}}}}},"
+	    "  \"C1\" : {\"C1.T\" : {\"priceDimensions\" : {}}}}},"
+	    " \"products\" : {"
+	    "  \"C1\" : {\"sku\" : \"C1\", \"attributes\" : {\"usagetype\" : \"BoxUsage:m5.large\"}},"
+	    "  \"G1\" : {\"sku\" : \"G1\", \"attributes\" : {\"usagetype\" : \"USW2-EBS:VolumeUsage.gp3\","
+	    "   \"regionCode\" : \"us-west-2\", \"locationType\" : \"AWS Region\"}}}}";
 	size_t len = strlen(offer);
 
 	for (size_t piece = 1; piece <= len; piece = piece * 3 + 1) {
@@ -181,20 +196,23 @@ static void test_pricing_pieces(void)
 		price_list_init(&pl);
 		ps = pricing_stream_new("o.json", NULL, &pl);
 		for (size_t off = 0; off < len && !rc; off += piece)
-			rc = pricing_stream_feed(ps, offer + off,
-						 len - off < piece ? len - off : piece, err);
+			rc = pricing_stream_feed(
+			    ps, offer + off,
+			    len - off < piece ? len - off : piece, err);
 		if (!rc)
 			rc = pricing_stream_finish(ps, NULL, err);
 		/* gp3 storage 0.08 us-west-2; C1 is an unknown product */
-		CHECK(rc == EBS_OK && pl.n == 1 && pl.products == 2 && pl.unknown == 1 &&
-		      pl.items[0].price_per_unit == 0.08 &&
-		      !strcmp(pl.items[0].region, "us-west-2") &&
-		      !strcmp(pl.published, "2026-11-20T09:30:00Z") &&
-		      !strcmp(pl.version, "20261120093000") &&
-		      !strcmp(pl.offer_code, "AmazonEC2") && pl.offer_files == 1 &&
-		      !strcmp(pl.effective, "2026-09-01"),
-		      "offer file with terms first, pieces of %zu: rc %d, %zu prices (%s)",
-		      piece, rc, pl.n, err);
+		CHECK(
+		    rc == EBS_OK && pl.n == 1 && pl.products == 2 &&
+			pl.unknown == 1 && pl.items[0].price_per_unit == 0.08 &&
+			!strcmp(pl.items[0].region, "us-west-2") &&
+			!strcmp(pl.published, "2026-11-20T09:30:00Z") &&
+			!strcmp(pl.version, "20261120093000") &&
+			!strcmp(pl.offer_code, "AmazonEC2") &&
+			pl.offer_files == 1 &&
+			!strcmp(pl.effective, "2026-09-01"),
+		    "offer file with terms first, pieces of %zu: rc %d, %zu prices (%s)",
+		    piece, rc, pl.n, err);
 		pricing_stream_free(ps);
 		price_list_release(&pl);
 	}
@@ -205,23 +223,23 @@ static void test_pricing_pieces(void)
 static void test_ini(void)
 {
 	static const char ini[] =
-		"\xef\xbb\xbf# generated\n"
-		"[default]\r\n"
-		"region = us-west-2\r\n"
-		"s3 =\n"
-		"  max_concurrent_requests = 20\n"
-		"  region = eu-west-1\n"
-		"output: json\n"
-		"[profile dev]\n"
-		"  role_arn = arn:aws:iam::1:role/r\n"
-		"  Source_Profile=base\n"
-		"; comment\n"
-		"[profile dev]\n"
-		"role_arn = arn:aws:iam::1:role/r2\n"
-		"[ sso-session corp ]\n"
-		"sso_start_url = https://x.awsapps.com/start\n"
-		"empty =\n"
-		"loose line\n";
+	    "\xef\xbb\xbf# generated\n"
+	    "[default]\r\n"
+	    "region = us-west-2\r\n"
+	    "s3 =\n"
+	    "  max_concurrent_requests = 20\n"
+	    "  region = eu-west-1\n"
+	    "output: json\n"
+	    "[profile dev]\n"
+	    "  role_arn = arn:aws:iam::1:role/r\n"
+	    "  Source_Profile=base\n"
+	    "; comment\n"
+	    "[profile dev]\n"
+	    "role_arn = arn:aws:iam::1:role/r2\n"
+	    "[ sso-session corp ]\n"
+	    "sso_start_url = https://x.awsapps.com/start\n"
+	    "empty =\n"
+	    "loose line\n";
 	struct aws_ini in;
 	const struct aws_ini_section *d, *dev, *corp;
 
@@ -232,14 +250,19 @@ static void test_ini(void)
 	CHECK(in.n == 3, "ini: 3 sections (a repeated one merges): %zu", in.n);
 	CHECK(d && !strcmp(aws_ini_get(d, "region"), "us-west-2"),
 	      "ini: nested s3 block does not override region");
-	CHECK(d && !strcmp(aws_ini_get(d, "output"), "json"), "ini: ':' separates too");
-	CHECK(d && !aws_ini_get(d, "max_concurrent_requests"), "ini: nested keys are not keys");
-	CHECK(dev && !strcmp(aws_ini_get(dev, "source_profile"), "base") &&
-	      !strcmp(aws_ini_get(dev, "role_arn"), "arn:aws:iam::1:role/r2"),
-	      "ini: keys lower-cased, equally indented keys kept, a repeat replaces");
-	CHECK(corp && !strcmp(aws_ini_get(corp, "sso_start_url"), "https://x.awsapps.com/start"),
+	CHECK(d && !strcmp(aws_ini_get(d, "output"), "json"),
+	      "ini: ':' separates too");
+	CHECK(d && !aws_ini_get(d, "max_concurrent_requests"),
+	      "ini: nested keys are not keys");
+	CHECK(
+	    dev && !strcmp(aws_ini_get(dev, "source_profile"), "base") &&
+		!strcmp(aws_ini_get(dev, "role_arn"), "arn:aws:iam::1:role/r2"),
+	    "ini: keys lower-cased, equally indented keys kept, a repeat replaces");
+	CHECK(corp && !strcmp(aws_ini_get(corp, "sso_start_url"),
+			      "https://x.awsapps.com/start"),
 	      "ini: a value holding ':' after '='");
-	CHECK(corp && !aws_ini_get(corp, "empty"), "ini: empty value reads as absent");
+	CHECK(corp && !aws_ini_get(corp, "empty"),
+	      "ini: empty value reads as absent");
 	aws_ini_release(&in);
 }
 
@@ -258,7 +281,8 @@ static void test_times(void)
 		{ "2026-11-30T12:34:56.789Z", 1, 1795996800LL + 45296 },
 		{ "2026-11-30T12:34:56UTC", 1, 1795996800LL + 45296 },
 		{ "2026-11-30T12:34:56+02:00", 1, 1795996800LL + 45296 - 7200 },
-		{ "2026-11-30T12:34:56-05:30", 1, 1795996800LL + 45296 + 19800 },
+		{ "2026-11-30T12:34:56-05:30", 1,
+		  1795996800LL + 45296 + 19800 },
 		{ "1970-01-01T00:00:00Z", 1, 0 },
 		{ "2000-02-29T00:00:00Z", 1, 951782400LL },
 		{ "2026-02-30T00:00:00Z", 0, 0 },
@@ -284,7 +308,7 @@ static void test_split(void)
 {
 	static const struct {
 		const char *cmd;
-		const char *words;   /* joined with '|', NULL: refused */
+		const char *words; /* joined with '|', NULL: refused */
 	} cases[] = {
 		{ "/bin/helper --profile x", "/bin/helper|--profile|x" },
 		{ "  a   'b c'  \"d \\\" e\" f\\ g ", "a|b c|d \" e|f g" },
@@ -307,11 +331,12 @@ static void test_split(void)
 		for (size_t k = 0; !rc && k < argc; k++)
 			sbuf_addf(&sb, "%s%s", k ? "|" : "", argv[k]);
 		if (cases[i].words)
-			CHECK(rc == EBS_OK && !strcmp(sb.buf, cases[i].words) && !argv[argc],
+			CHECK(rc == EBS_OK && !strcmp(sb.buf, cases[i].words) &&
+				  !argv[argc],
 			      "split '%s': '%s'", cases[i].cmd, sb.buf);
 		else
-			CHECK(rc == EBS_ERR_PARSE && !argv, "split '%s' refused: %s",
-			      cases[i].cmd, err);
+			CHECK(rc == EBS_ERR_PARSE && !argv,
+			      "split '%s' refused: %s", cases[i].cmd, err);
 		aws_argv_free(argv);
 		sbuf_release(&sb);
 	}
@@ -322,11 +347,15 @@ static void test_sha1(void)
 	char hex[41];
 
 	aws_sha1_hex("abc", hex);
-	CHECK(!strcmp(hex, "a9993e364706816aba3e25717850c26c9cd0d89d"), "sha1('abc') %s", hex);
+	CHECK(!strcmp(hex, "a9993e364706816aba3e25717850c26c9cd0d89d"),
+	      "sha1('abc') %s", hex);
 	aws_sha1_hex("", hex);
-	CHECK(!strcmp(hex, "da39a3ee5e6b4b0d3255bfef95601890afd80709"), "sha1('') %s", hex);
-	aws_sha1_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", hex);
-	CHECK(!strcmp(hex, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"), "sha1(448 bits) %s", hex);
+	CHECK(!strcmp(hex, "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+	      "sha1('') %s", hex);
+	aws_sha1_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		     hex);
+	CHECK(!strcmp(hex, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+	      "sha1(448 bits) %s", hex);
 }
 
 /* ------------------------------------------------------------ answers */
@@ -344,45 +373,65 @@ static void test_answers(void)
 	char err[EBS_ERRLEN] = "", *tok = NULL;
 	long long exp = 0;
 	static const char sts[] =
-		"<AssumeRoleResponse><AssumeRoleResult><Credentials>"
-		"<AccessKeyId>ASIAX</AccessKeyId><SecretAccessKey>s&amp;c&#47;r&lt;t</SecretAccessKey>"
-		"<SessionToken>T</SessionToken><Expiration>2026-11-30T00:00:00Z</Expiration>"
-		"</Credentials></AssumeRoleResult></AssumeRoleResponse>";
+	    "<AssumeRoleResponse><AssumeRoleResult><Credentials>"
+	    "<AccessKeyId>ASIAX</AccessKeyId><SecretAccessKey>s&amp;c&#47;r&lt;t</SecretAccessKey>"
+	    "<SessionToken>T</SessionToken><Expiration>2026-11-30T00:00:00Z</Expiration>"
+	    "</Credentials></AssumeRoleResult></AssumeRoleResponse>";
 	static const char sts_err[] =
-		"<ErrorResponse><Error><Code>AccessDenied</Code><Message>no &amp; no\n"
-		"</Message></Error></ErrorResponse>";
+	    "<ErrorResponse><Error><Code>AccessDenied</Code><Message>no &amp; no\n"
+	    "</Message></Error></ErrorResponse>";
 
 	CHECK(aws_parse_sts_xml(sts, strlen(sts), "sts", &c, err) == EBS_OK &&
-	      !strcmp(c.access_key_id, "ASIAX") && !strcmp(c.secret_access_key, "s&c/r<t") &&
-	      !strcmp(c.session_token, "T") && c.expiration == 1795996800LL,
+		  !strcmp(c.access_key_id, "ASIAX") &&
+		  !strcmp(c.secret_access_key, "s&c/r<t") &&
+		  !strcmp(c.session_token, "T") && c.expiration == 1795996800LL,
 	      "sts: credentials and entities decoded (%s)", err);
 	aws_creds_release(&c);
-	CHECK(aws_parse_sts_xml(sts_err, strlen(sts_err), "sts", &c, err) == EBS_ERR_AUTH &&
-	      !strcmp(err, "sts: AccessDenied: no & no "), "sts: error code and message (%s)", err);
-	CHECK(aws_parse_sts_xml("<x/>", 4, "sts", &c, err) == EBS_ERR_PARSE, "sts: junk refused");
-	CHECK(creds_json(AWS_DOC_PROCESS,
-				   "{\"Version\":1,\"AccessKeyId\":\"A\",\"SecretAccessKey\":\"S3CR3T\"}",
-				   "p", &c, err) == EBS_OK &&
-	      !c.session_token && !c.expiration, "process: minimal answer (%s)", err);
+	CHECK(aws_parse_sts_xml(sts_err, strlen(sts_err), "sts", &c, err) ==
+		      EBS_ERR_AUTH &&
+		  !strcmp(err, "sts: AccessDenied: no & no "),
+	      "sts: error code and message (%s)", err);
+	CHECK(aws_parse_sts_xml("<x/>", 4, "sts", &c, err) == EBS_ERR_PARSE,
+	      "sts: junk refused");
+	CHECK(
+	    creds_json(
+		AWS_DOC_PROCESS,
+		"{\"Version\":1,\"AccessKeyId\":\"A\",\"SecretAccessKey\":\"S3CR3T\"}",
+		"p", &c, err) == EBS_OK &&
+		!c.session_token && !c.expiration,
+	    "process: minimal answer (%s)", err);
 	aws_creds_release(&c);
-	CHECK(creds_json(AWS_DOC_PROCESS,
-				   "{\"Version\":1,\"AccessKeyId\":\"A\",\"SecretAccessKey\":\"S3CR3T\",\"Expiration\":\"soon\"}",
-				   "p", &c, err) == EBS_ERR_PARSE && !strstr(err, "S3CR3T") &&
-	      !strcmp(err, "p: \"Expiration\" is not an ISO 8601 time"),
-	      "process: bad Expiration, no secret in the message (%s)", err);
-	CHECK(creds_json(AWS_DOC_CONTAINER,
-				   "{\"Code\":\"Failure\",\"AccessKeyId\":\"A\",\"SecretAccessKey\":\"S\"}",
-				   "imds", &c, err) == EBS_ERR_AUTH, "imds: Code Failure refused (%s)", err);
-	CHECK(creds_json(AWS_DOC_SSO_ROLE,
-				   "{\"roleCredentials\":{\"accessKeyId\":\"A\",\"secretAccessKey\":\"S\","
-				   "\"sessionToken\":\"T\",\"expiration\":1795996800000}}",
-				   "sso", &c, err) == EBS_OK && c.expiration == 1795996800LL,
-	      "sso: expiration in milliseconds (%s)", err);
+	CHECK(
+	    creds_json(
+		AWS_DOC_PROCESS,
+		"{\"Version\":1,\"AccessKeyId\":\"A\",\"SecretAccessKey\":\"S3CR3T\",\"Expiration\":\"soon\"}",
+		"p", &c, err) == EBS_ERR_PARSE &&
+		!strstr(err, "S3CR3T") &&
+		!strcmp(err, "p: \"Expiration\" is not an ISO 8601 time"),
+	    "process: bad Expiration, no secret in the message (%s)", err);
+	CHECK(
+	    creds_json(
+		AWS_DOC_CONTAINER,
+		"{\"Code\":\"Failure\",\"AccessKeyId\":\"A\",\"SecretAccessKey\":\"S\"}",
+		"imds", &c, err) == EBS_ERR_AUTH,
+	    "imds: Code Failure refused (%s)", err);
+	CHECK(
+	    creds_json(
+		AWS_DOC_SSO_ROLE,
+		"{\"roleCredentials\":{\"accessKeyId\":\"A\",\"secretAccessKey\":\"S\","
+		"\"sessionToken\":\"T\",\"expiration\":1795996800000}}",
+		"sso", &c, err) == EBS_OK &&
+		c.expiration == 1795996800LL,
+	    "sso: expiration in milliseconds (%s)", err);
 	aws_creds_release(&c);
-	CHECK(aws_parse_sso_cache("{\"accessToken\":\"tok\",\"expiresAt\":\"2026-11-30T00:00:00UTC\"}",
-				  strlen("{\"accessToken\":\"tok\",\"expiresAt\":\"2026-11-30T00:00:00UTC\"}"),
-				  "cache", &tok, &exp, err) == EBS_OK &&
-	      !strcmp(tok, "tok") && exp == 1795996800LL, "sso cache: token and UTC expiry (%s)", err);
+	CHECK(
+	    aws_parse_sso_cache(
+		"{\"accessToken\":\"tok\",\"expiresAt\":\"2026-11-30T00:00:00UTC\"}",
+		strlen(
+		    "{\"accessToken\":\"tok\",\"expiresAt\":\"2026-11-30T00:00:00UTC\"}"),
+		"cache", &tok, &exp, err) == EBS_OK &&
+		!strcmp(tok, "tok") && exp == 1795996800LL,
+	    "sso cache: token and UTC expiry (%s)", err);
 	free(tok);
 }
 

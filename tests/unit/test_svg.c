@@ -24,43 +24,101 @@ static void test_ticks(void)
 		double t[8];
 		const char *why;
 	} rows[] = {
-		{ 0, 2700, SVG_LINEAR, SVG_UNIT_SECONDS, 60, 6,
+		{ 0,
+		  2700,
+		  SVG_LINEAR,
+		  SVG_UNIT_SECONDS,
+		  60,
+		  6,
 		  { 0, 600, 1200, 1800, 2400, 3000 },
 		  "2,700 s shown in min: 45/5 = 9 -> step 10 min, 0..50 min" },
-		{ 0, 3001, SVG_LINEAR, SVG_UNIT_IOPS, 1, 5,
+		{ 0,
+		  3001,
+		  SVG_LINEAR,
+		  SVG_UNIT_IOPS,
+		  1,
+		  5,
 		  { 0, 1000, 2000, 3000, 4000 },
 		  "3,001/5 = 600 -> step 1,000, up to 4,000" },
-		{ 0, 80012, SVG_LINEAR, SVG_UNIT_IOPS, 1, 6,
+		{ 0,
+		  80012,
+		  SVG_LINEAR,
+		  SVG_UNIT_IOPS,
+		  1,
+		  6,
 		  { 0, 20000, 40000, 60000, 80000, 100000 },
 		  "80,012/5 = 16,002 -> step 20,000" },
-		{ 0, 3.555, SVG_LINEAR, SVG_UNIT_MS, 1, 5, { 0, 1, 2, 3, 4 },
+		{ 0,
+		  3.555,
+		  SVG_LINEAR,
+		  SVG_UNIT_MS,
+		  1,
+		  5,
+		  { 0, 1, 2, 3, 4 },
 		  "3.555/5 = 0.71 -> step 1 ms" },
-		{ 0, 300, SVG_LINEAR, SVG_UNIT_SECONDS, 1, 4, { 0, 100, 200, 300 },
+		{ 0,
+		  300,
+		  SVG_LINEAR,
+		  SVG_UNIT_SECONDS,
+		  1,
+		  4,
+		  { 0, 100, 200, 300 },
 		  "300 s stays in s: 60 -> step 100" },
-		{ 5, 5, SVG_LINEAR, SVG_UNIT_NONE, 1, 6, { 0, 1, 2, 3, 4, 5 },
+		{ 5,
+		  5,
+		  SVG_LINEAR,
+		  SVG_UNIT_NONE,
+		  1,
+		  6,
+		  { 0, 1, 2, 3, 4, 5 },
 		  "one value 5: the axis runs from 0" },
-		{ -3, 7, SVG_LINEAR, SVG_UNIT_NONE, 1, 7, { -4, -2, 0, 2, 4, 6, 8 },
+		{ -3,
+		  7,
+		  SVG_LINEAR,
+		  SVG_UNIT_NONE,
+		  1,
+		  7,
+		  { -4, -2, 0, 2, 4, 6, 8 },
 		  "negative values: 10/5 = 2 -> step 2, floor(-1.5) x 2 = -4 .. 8" },
-		{ 100, 256000, SVG_LOG, SVG_UNIT_IOPS, 1, 5,
+		{ 100,
+		  256000,
+		  SVG_LOG,
+		  SVG_UNIT_IOPS,
+		  1,
+		  5,
 		  { 100, 1000, 10000, 100000, 500000 },
 		  "log over 3.7 decades: powers of ten, up to the 1-2-5 bound 500k" },
-		{ 50, 2000, SVG_LOG, SVG_UNIT_GIB, 1, 6, { 50, 100, 200, 500, 1000, 2000 },
+		{ 50,
+		  2000,
+		  SVG_LOG,
+		  SVG_UNIT_GIB,
+		  1,
+		  6,
+		  { 50, 100, 200, 500, 1000, 2000 },
 		  "log over 1.6 decades: 1, 2, 5 of each" },
-		{ 1862, 1.8e6, SVG_LOG, SVG_UNIT_SECONDS, 3600, 5,
+		{ 1862,
+		  1.8e6,
+		  SVG_LOG,
+		  SVG_UNIT_SECONDS,
+		  3600,
+		  5,
 		  { 1800, 3600, 36000, 360000, 1800000 },
 		  "log durations in h: 0.52..500 h -> 0.5, 1, 10, 100, 500 h" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		double t[16], div, step;
-		size_t n = svg_ticks(rows[i].lo, rows[i].hi, rows[i].scale, rows[i].unit,
-				     t, ARRAY_SIZE(t), &div, &step);
+		size_t n =
+		    svg_ticks(rows[i].lo, rows[i].hi, rows[i].scale,
+			      rows[i].unit, t, ARRAY_SIZE(t), &div, &step);
 		int same = n == rows[i].n;
 
 		for (size_t k = 0; same && k < n; k++)
-			same = fabs(t[k] - rows[i].t[k]) < 1e-9 * fmax(1, fabs(t[k]));
-		CHECK(same && div == rows[i].div, "ticks: %s (got %zu ticks %g..%g, div %g)",
-		      rows[i].why, n, n ? t[0] : NAN, n ? t[n - 1] : NAN, div);
+			same = fabs(t[k] - rows[i].t[k]) <
+			       1e-9 * fmax(1, fabs(t[k]));
+		CHECK(same && div == rows[i].div,
+		      "ticks: %s (got %zu ticks %g..%g, div %g)", rows[i].why,
+		      n, n ? t[0] : NAN, n ? t[n - 1] : NAN, div);
 	}
 }
 
@@ -93,10 +151,11 @@ static void test_tick_labels(void)
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		char buf[64];
 
-		svg_tick_label(rows[i].v, rows[i].unit, rows[i].div, rows[i].step, buf,
-			       sizeof(buf));
-		CHECK(!strcmp(buf, rows[i].want), "tick label %g: '%s' (want '%s')",
-		      rows[i].v, buf, rows[i].want);
+		svg_tick_label(rows[i].v, rows[i].unit, rows[i].div,
+			       rows[i].step, buf, sizeof(buf));
+		CHECK(!strcmp(buf, rows[i].want),
+		      "tick label %g: '%s' (want '%s')", rows[i].v, buf,
+		      rows[i].want);
 	}
 }
 
@@ -107,19 +166,26 @@ static void test_escape(void)
 		size_t max;
 		const char *want;
 	} rows[] = {
-		{ "<script>alert(1)</script>", 0, "&lt;script&gt;alert(1)&lt;/script&gt;" },
-		{ "\"><svg onload=alert(1)>", 0, "&quot;&gt;&lt;svg onload=alert(1)&gt;" },
+		{ "<script>alert(1)</script>", 0,
+		  "&lt;script&gt;alert(1)&lt;/script&gt;" },
+		{ "\"><svg onload=alert(1)>", 0,
+		  "&quot;&gt;&lt;svg onload=alert(1)&gt;" },
 		{ "a&b'c", 0, "a&amp;b&#39;c" },
 		{ "&amp;", 0, "&amp;amp;" },
-		{ "\x01x\x1f", 0, "\xef\xbf\xbdx\xef\xbf\xbd" },   /* XML 1.0 forbids them */
+		{ "\x01x\x1f", 0,
+		  "\xef\xbf\xbdx\xef\xbf\xbd" }, /* XML 1.0 forbids them */
 		{ "tab\tnl\n", 0, "tab\tnl\n" },
-		{ "\xff", 0, "\xef\xbf\xbd" },                      /* not UTF-8 */
-		{ "\xc0\xaf", 0, "\xef\xbf\xbd\xef\xbf\xbd" },      /* overlong '/' */
-		{ "\xed\xa0\x80", 0, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },  /* surrogate */
-		{ "\xef\xbf\xbe", 0, "\xef\xbf\xbd" },              /* U+FFFE */
-		{ "\xc3\xa9\xe2\x82\xac", 0, "\xc3\xa9\xe2\x82\xac" },  /* e-acute euro */
+		{ "\xff", 0, "\xef\xbf\xbd" }, /* not UTF-8 */
+		{ "\xc0\xaf", 0,
+		  "\xef\xbf\xbd\xef\xbf\xbd" }, /* overlong '/' */
+		{ "\xed\xa0\x80", 0,
+		  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" }, /* surrogate */
+		{ "\xef\xbf\xbe", 0, "\xef\xbf\xbd" },	    /* U+FFFE */
+		{ "\xc3\xa9\xe2\x82\xac", 0,
+		  "\xc3\xa9\xe2\x82\xac" }, /* e-acute euro */
 		{ "abcdef", 3, "abc\xe2\x80\xa6" },
-		{ "\xc3\xa9\xe2\x82\xacx", 2, "\xc3\xa9\xe2\x82\xac\xe2\x80\xa6" },
+		{ "\xc3\xa9\xe2\x82\xacx", 2,
+		  "\xc3\xa9\xe2\x82\xac\xe2\x80\xa6" },
 		{ "abc", 3, "abc" },
 		{ NULL, 0, "" },
 	};
@@ -128,8 +194,8 @@ static void test_escape(void)
 		struct sbuf sb = SBUF_INIT(1024);
 
 		svg_escape(&sb, rows[i].in, rows[i].max);
-		CHECK(!strcmp(sb.buf ? sb.buf : "", rows[i].want), "escape row %zu: '%s'", i,
-		      sb.buf ? sb.buf : "");
+		CHECK(!strcmp(sb.buf ? sb.buf : "", rows[i].want),
+		      "escape row %zu: '%s'", i, sb.buf ? sb.buf : "");
 		sbuf_release(&sb);
 	}
 	{
@@ -175,8 +241,10 @@ static void test_scaling(void)
 	svg_chart_series(c, SVG_LINE, "a", &st, x, y, 2);
 	svg_chart_render(c, &sb);
 	path_after(sb.buf, "data-series=\"a\"", d, sizeof(d));
-	CHECK(!strcmp(d, "M57.8 346.0L732.0 46.0"),
-	      "linear: (0,0) at the bottom left, (100,100) at the top right: '%s'", d);
+	CHECK(
+	    !strcmp(d, "M57.8 346.0L732.0 46.0"),
+	    "linear: (0,0) at the bottom left, (100,100) at the top right: '%s'",
+	    d);
 	CHECK(strstr(sb.buf, "data-values=\"0,0 100,100\"") != NULL,
 	      "the exact values ride along in data-values");
 	svg_chart_free(c);
@@ -195,7 +263,8 @@ static void test_scaling(void)
 
 	/* a NAN breaks the line into two subpaths; a log axis skips <= 0 */
 	{
-		static const double bx[] = { 0, 50, 60, 100 }, by[] = { 0, 100, NAN, 100 };
+		static const double bx[] = { 0, 50, 60, 100 },
+				    by[] = { 0, 100, NAN, 100 };
 
 		c = svg_chart_new("gap", "t", "d");
 		svg_chart_series(c, SVG_LINE, "a", &st, bx, by, 4);
@@ -203,7 +272,8 @@ static void test_scaling(void)
 		path_after(sb.buf, "data-series=\"a\"", d, sizeof(d));
 		CHECK(!strcmp(d, "M57.8 346.0L394.9 46.0M732.0 46.0"),
 		      "NAN splits the line: '%s'", d);
-		CHECK(strstr(sb.buf, "data-values=\"0,0 50,100 100,100\"") != NULL,
+		CHECK(strstr(sb.buf, "data-values=\"0,0 50,100 100,100\"") !=
+			  NULL,
 		      "data-values leave the NAN out");
 		svg_chart_free(c);
 	}
@@ -213,8 +283,10 @@ static void test_scaling(void)
 static void test_hostile_chart(void)
 {
 	static const char *const evil[] = {
-		"<script>alert(1)</script>", "\"><svg onload=alert(1)>",
-		"a & b", "\xff\x01 broken",
+		"<script>alert(1)</script>",
+		"\"><svg onload=alert(1)>",
+		"a & b",
+		"\xff\x01 broken",
 	};
 	static const double x[] = { 1, 2 }, y[] = { 3, 4 }, bars[] = { 5, NAN };
 	struct svg_style st;
@@ -231,14 +303,23 @@ static void test_hostile_chart(void)
 	svg_chart_annotate(c, 1.5, NAN, evil[1]);
 	svg_chart_annotate(c, 1.5, 3.5, evil[0]);
 	CHECK(svg_chart_render(c, &sb) == 0, "hostile text renders");
-	CHECK(xml_check(sb.buf, why, sizeof(why)) == 0, "well-formed XML: %s", why);
+	CHECK(xml_check(sb.buf, why, sizeof(why)) == 0, "well-formed XML: %s",
+	      why);
 	CHECK(!strstr(sb.buf, "<script") && !strstr(sb.buf, "<svg onload") &&
-	      !strstr(sb.buf, "\xff"), "no raw markup or broken bytes");
-	CHECK(strstr(sb.buf, "<title id=\"evil-1-title\">&lt;script&gt;alert(1)&lt;/script&gt;</title>") &&
-	      strstr(sb.buf, "<desc id=\"evil-1-desc\">&quot;&gt;&lt;svg onload=alert(1)&gt;</desc>") &&
-	      strstr(sb.buf, "aria-labelledby=\"evil-1-title evil-1-desc\""),
-	      "accessible <title> and <desc>, escaped");
-	CHECK(strstr(sb.buf, "data-series=\"&quot;&gt;&lt;svg onload=alert(1)&gt;\"") != NULL,
+		  !strstr(sb.buf, "\xff"),
+	      "no raw markup or broken bytes");
+	CHECK(
+	    strstr(
+		sb.buf,
+		"<title id=\"evil-1-title\">&lt;script&gt;alert(1)&lt;/script&gt;</title>") &&
+		strstr(
+		    sb.buf,
+		    "<desc id=\"evil-1-desc\">&quot;&gt;&lt;svg onload=alert(1)&gt;</desc>") &&
+		strstr(sb.buf, "aria-labelledby=\"evil-1-title evil-1-desc\""),
+	    "accessible <title> and <desc>, escaped");
+	CHECK(strstr(sb.buf,
+		     "data-series=\"&quot;&gt;&lt;svg onload=alert(1)&gt;\"") !=
+		  NULL,
 	      "names escaped inside attributes too");
 	svg_chart_free(c);
 	sbuf_reset(&sb);
@@ -247,8 +328,10 @@ static void test_hostile_chart(void)
 	svg_chart_categories(c, evil, 2, 0);
 	svg_chart_series(c, SVG_BARS, "b", &st, NULL, bars, 2);
 	svg_chart_render(c, &sb);
-	CHECK(xml_check(sb.buf, why, sizeof(why)) == 0, "bar chart well-formed: %s", why);
-	CHECK(strstr(sb.buf, ">n/a</text>") && strstr(sb.buf, "data-values=\"5 null\""),
+	CHECK(xml_check(sb.buf, why, sizeof(why)) == 0,
+	      "bar chart well-formed: %s", why);
+	CHECK(strstr(sb.buf, ">n/a</text>") &&
+		  strstr(sb.buf, "data-values=\"5 null\""),
 	      "a missing bar says n/a");
 	svg_chart_free(c);
 	sbuf_reset(&sb);
@@ -257,8 +340,10 @@ static void test_hostile_chart(void)
 	svg_chart_categories(c, evil, 2, SVG_CAT_HORIZONTAL | SVG_CAT_OVERLAP);
 	svg_chart_series(c, SVG_BARS, "b", &st, NULL, bars, 2);
 	svg_chart_render(c, &sb);
-	CHECK(xml_check(sb.buf, why, sizeof(why)) == 0 && !strstr(sb.buf, "n/a"),
-	      "overlapping horizontal bars: well-formed, a missing value draws nothing (%s)", why);
+	CHECK(
+	    xml_check(sb.buf, why, sizeof(why)) == 0 && !strstr(sb.buf, "n/a"),
+	    "overlapping horizontal bars: well-formed, a missing value draws nothing (%s)",
+	    why);
 	svg_chart_free(c);
 	sbuf_release(&sb);
 
@@ -266,8 +351,9 @@ static void test_hostile_chart(void)
 		struct sbuf small = SBUF_INIT(200);
 
 		c = svg_chart_new("cap", "t", "d");
-		CHECK(svg_chart_render(c, &small) == EBS_ERR_TOO_BIG,
-		      "a chart larger than the buffer's cap is an error, not a crash");
+		CHECK(
+		    svg_chart_render(c, &small) == EBS_ERR_TOO_BIG,
+		    "a chart larger than the buffer's cap is an error, not a crash");
 		svg_chart_free(c);
 		sbuf_release(&small);
 	}
@@ -275,13 +361,17 @@ static void test_hostile_chart(void)
 
 static void test_palette(void)
 {
-	static const char *const types[] = { "gp2", "gp3", "io1", "io2", "st1", "sc1",
-					     "standard", "instance-store", "gp3-stripe" };
+	static const char *const types[] = { "gp2",	  "gp3",
+					     "io1",	  "io2",
+					     "st1",	  "sc1",
+					     "standard",  "instance-store",
+					     "gp3-stripe" };
 	struct svg_style a, b;
 	int apart = 1;
 
 	svg_style_for("gp2", &a);
-	CHECK(!strcmp(a.colour, "#d55e00"), "gp2 has the same colour in every chart");
+	CHECK(!strcmp(a.colour, "#d55e00"),
+	      "gp2 has the same colour in every chart");
 	svg_style_for("gp3", &a);
 	CHECK(!strcmp(a.colour, "#0072b2"), "gp3 too");
 	/* grey scale: any two types differ in dash pattern or marker */
@@ -290,10 +380,12 @@ static void test_palette(void)
 			svg_style_for(types[i], &a);
 			svg_style_for(types[j], &b);
 			if (strcmp(a.colour, b.colour) == 0 ||
-			    (a.mark == b.mark && !strcmp(a.dash ? a.dash : "", b.dash ? b.dash : "")))
+			    (a.mark == b.mark && !strcmp(a.dash ? a.dash : "",
+							 b.dash ? b.dash : "")))
 				apart = 0;
 		}
-	CHECK(apart, "every two volume types differ in colour and in dash or marker");
+	CHECK(apart,
+	      "every two volume types differ in colour and in dash or marker");
 	svg_style_for("no-such-type", &a);
 	CHECK(!strcmp(a.colour, "#777777"), "an unknown type is grey");
 }
