@@ -9,7 +9,7 @@
 #   make reports                regenerate the example report in reports/ (committed)
 #   make perf                   issue 14's performance table (tests/perf/perf.py)
 #   make fuzz FUZZ_SECONDS=60   libFuzzer on the parsers (clang; build/fuzz/)
-#   make check-all              the gate CI runs: test, the sanitizer test,
+#   make check-all              the gate CI runs: lint, test, the sanitizer test,
 #                               valgrind memcheck, a fuzz smoke of every harness
 #   make fmt                    clang-format the sources
 #   make lint                   formatting, banned functions, layering
@@ -284,11 +284,11 @@ FUZZ_SMOKE_SECONDS ?= 8
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
-# The one gate (.ci/run): the whole suite (with the linear-time probes,
-# t9000), the suite again under ASan/UBSan, valgrind memcheck, and a short
+# The one gate (.ci/run): make lint (formatting, banned functions,
+# layering), the whole suite (with the linear-time probes, t9000), the suite again under ASan/UBSan, valgrind memcheck, and a short
 # run of every fuzz harness; each step's time is printed.
 check-all:
-	@for step in "test" "SANITIZE=address,undefined test" "memcheck" "fuzz-smoke"; do \
+	@for step in "lint" "test" "SANITIZE=address,undefined test" "memcheck" "fuzz-smoke"; do \
 	  t0=$$(date +%s); echo "check-all: make $$step"; \
 	  $(MAKE) --no-print-directory $$step || { echo "check-all: make $$step failed" >&2; exit 1; }; \
 	  echo "check-all: make $$step took $$(( $$(date +%s) - t0 )) s"; \
