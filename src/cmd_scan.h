@@ -127,6 +127,12 @@ int scan_load_inputs(struct scan_state *st, char *kinds);
 int scan_read_volumes(struct scan_state *st, const char *kinds);
 /* --metric-queries: the GetMetricData queries for the in-use volumes. */
 int scan_write_queries(const struct scan_args *a, struct cli_ctx *ctx);
+/*
+ * Tag values and names in the human formats (cmd_scan_report.c): control
+ * characters as '?', so that a value stays one cell on one line.
+ */
+const char *scan_one_line(const char *s, char *buf, size_t n);
+
 /* Sort the findings and render them with their totals; an exit code. */
 int scan_report(struct scan_state *st);
 

@@ -517,17 +517,6 @@ void scan_rec_reason(const struct scan_rec *r, char *buf, size_t n)
 			  "; current cost as billed (%.0f h)", l->v->hours);
 }
 
-/* Control characters of s as '?' (human tables: one cell, one line). */
-static const char *one_line(const char *s, char *buf, size_t n)
-{
-	size_t i = 0;
-
-	for (; s && *s && i + 1 < n; s++)
-		buf[i++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-	buf[i] = '\0';
-	return buf;
-}
-
 static const struct {
 	const char *key;
 	enum out_style style;
@@ -575,7 +564,7 @@ void scan_billing_cells(struct out_table *t, const struct scan_rec *r,
 			out_null(t);
 			return;
 		}
-		out_str(t, one_line(v->usage_account, buf, sizeof(buf)));
+		out_str(t, scan_one_line(v->usage_account, buf, sizeof(buf)));
 		out_money(t, scan_usd(v->billed_total), v->currency);
 		out_money(t, scan_usd(v->list_total), v->currency);
 		return;
@@ -719,8 +708,8 @@ static void bill_files(struct out_doc *doc, const struct billing_data *d,
 		const struct bill_file *f = &d->files[i];
 
 		out_row(t);
-		out_str(t,
-			human ? one_line(f->name, buf, sizeof(buf)) : f->name);
+		out_str(t, human ? scan_one_line(f->name, buf, sizeof(buf))
+				 : f->name);
 		out_str(t, billing_format_name(f->format));
 		out_str(t, *f->currency ? f->currency : NULL);
 		out_bool(t, f->have_id_column);
@@ -851,7 +840,8 @@ static void bill_totals(struct out_doc *doc, const struct scan_state *st,
 
 		out_row(o);
 		out_str(o, by_names[t[i].by]);
-		out_str(o, human ? one_line(key, clean, sizeof(clean)) : key);
+		out_str(o,
+			human ? scan_one_line(key, clean, sizeof(clean)) : key);
 		out_str(o, t[i].currency);
 		out_int(o, (long long)t[i].volumes);
 		out_int(o, (long long)t[i].findings);

@@ -249,7 +249,7 @@ static void full_findings(struct out_doc *doc, struct scan_state *st)
  * characters (newlines, terminal escapes) become '?' so that a value stays
  * one cell.  JSON and CSV get them exactly (escaped / quoted by out.c).
  */
-static const char *one_line(const char *s, char *buf, size_t n)
+const char *scan_one_line(const char *s, char *buf, size_t n)
 {
 	size_t i = 0;
 
@@ -280,7 +280,7 @@ static void human_row(struct out_table *t, size_t row, void *arg)
 	else
 		xsnprintf(who, sizeof(who), "%s", r->name ? r->name : "");
 	out_str(t, r->id);
-	out_str(t, one_line(who, clean, sizeof(clean)));
+	out_str(t, scan_one_line(who, clean, sizeof(clean)));
 	out_str(t, r->region);
 	out_str(t, scan_cat_name(f->cat));
 	out_str(t, now);
@@ -835,7 +835,7 @@ static void totals(struct out_doc *doc, const struct scan_state *st,
 		char clean[160];
 
 		out_row(o);
-		out_str(o, human ? one_line(x->key, clean, sizeof(clean))
+		out_str(o, human ? scan_one_line(x->key, clean, sizeof(clean))
 				 : x->key);
 		out_str(o, x->currency);
 		out_int(o, (long long)x->findings);

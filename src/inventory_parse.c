@@ -51,43 +51,6 @@ void inv_warnings_release(struct inv_warnings *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/*
- * Copy untrusted text (a tag value, a type name) for a message: at most
- * 64 bytes, control characters and quotes replaced, so that a message line
- * stays one line and the quoting stays unambiguous.
- */
-static const char *shown(const char *s, char *buf, size_t n)
-{
-	size_t i = 0;
-
-	for (; s && *s && i + 4 < n && i < 64; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		/* a C1 control in its UTF-8 form (U+0080..U+009F: U+009B is
-		 * a terminal's CSI) is one '?' too */
-		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
-		    (unsigned char)s[1] <= 0x9f) {
-			buf[i++] = '?';
-			s++;
-			continue;
-		}
-		buf[i++] = (c < 0x20 || c == '\'' || c == 0x7f) ? '?' : (char)c;
-	}
-	/* cut short: never in the middle of a character */
-	if (s && *s && ((unsigned char)*s & 0xc0) == 0x80) {
-		while (i && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
-			i--;
-		if (i && (unsigned char)buf[i - 1] >= 0xc0)
-			i--;
-	}
-	if (s && *s && i + 4 < n) {
-		memcpy(buf + i, "...", 3);
-		i += 3;
-	}
-	buf[i] = '\0';
-	return buf;
-}
-
 int inventory_valid_kms_key(const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
@@ -288,7 +251,7 @@ static void volume_from_json(struct vol_walk *w, const cJSON *o,
 	} else if (model_type_parse(type, &v->type)) {
 		xsnprintf(w->problem, sizeof(w->problem),
 			  "unknown volume type '%s'",
-			  shown(type, shown_buf, sizeof(shown_buf)));
+			  str_shown(type, shown_buf, sizeof(shown_buf)));
 	} else if (!m.size || mlong(m.size, 1, 1048576, &v->size_gib) ||
 		   !v->size_gib) {
 		xsnprintf(w->problem, sizeof(w->problem),
@@ -636,8 +599,8 @@ static int sc_parameters(const char *name, const char *scname, const cJSON *par,
 		inv_warn(
 		    w,
 		    "'%s': storage class '%s' has unknown type '%s'; its volumes are skipped",
-		    name, shown(scname, b1, sizeof(b1)),
-		    shown(type, b2, sizeof(b2)));
+		    name, str_shown(scname, b1, sizeof(b1)),
+		    str_shown(type, b2, sizeof(b2)));
 		return -1;
 	}
 	if ((s = jstr_ci(par, "iops")) && !parse_long_range(s, 1, 10000000, &l))
@@ -666,8 +629,8 @@ static int sc_parameters(const char *name, const char *scname, const cJSON *par,
 		inv_warn(
 		    w,
 		    "'%s': storage class '%s' has file system type '%s', not a plain name; not carried over",
-		    name, shown(scname, b1, sizeof(b1)),
-		    shown(s, b2, sizeof(b2)));
+		    name, str_shown(scname, b1, sizeof(b1)),
+		    str_shown(s, b2, sizeof(b2)));
 	return 0;
 }
 
@@ -790,24 +753,24 @@ static void pv_annotations(const char *name, const char *pvname, const cJSON *o,
 		inv_warn(
 		    w,
 		    "'%s': persistent volume '%s': annotation ebs.csi.aws.com/volumeType '%s' is not a volume type; ignored",
-		    name, shown(pvname, b1, sizeof(b1)),
-		    shown(t, b2, sizeof(b2)));
+		    name, str_shown(pvname, b1, sizeof(b1)),
+		    str_shown(t, b2, sizeof(b2)));
 	if (iops && !parse_long_range(iops, 1, 10000000, &l))
 		pv->ann_iops = l;
 	else if (iops)
 		inv_warn(
 		    w,
 		    "'%s': persistent volume '%s': annotation ebs.csi.aws.com/iops '%s' is not a whole number; ignored",
-		    name, shown(pvname, b1, sizeof(b1)),
-		    shown(iops, b2, sizeof(b2)));
+		    name, str_shown(pvname, b1, sizeof(b1)),
+		    str_shown(iops, b2, sizeof(b2)));
 	if (tput && !parse_long_range(tput, 1, 1000000, &l))
 		pv->ann_throughput_mibps = l;
 	else if (tput)
 		inv_warn(
 		    w,
 		    "'%s': persistent volume '%s': annotation ebs.csi.aws.com/throughput '%s' is not a whole number; ignored",
-		    name, shown(pvname, b1, sizeof(b1)),
-		    shown(tput, b2, sizeof(b2)));
+		    name, str_shown(pvname, b1, sizeof(b1)),
+		    str_shown(tput, b2, sizeof(b2)));
 }
 
 /*
@@ -839,15 +802,15 @@ static void add_pv(const char *name, const cJSON *o, const char *place,
 		inv_warn(
 		    w,
 		    "'%s': persistent volume '%s' has volume id '%s', not vol-...; skipped",
-		    name, shown(pvname, b1, sizeof(b1)),
-		    shown(id, b2, sizeof(b2)));
+		    name, str_shown(pvname, b1, sizeof(b1)),
+		    str_shown(id, b2, sizeof(b2)));
 		return;
 	}
 	if (inventory_quantity_gib(cap, &pv.size_gib)) {
 		inv_warn(
 		    w,
 		    "'%s': persistent volume '%s' (%s) has no usable capacity.storage; skipped",
-		    name, shown(pvname, b1, sizeof(b1)), id);
+		    name, str_shown(pvname, b1, sizeof(b1)), id);
 		return;
 	}
 	az = pv_zone(spec);
@@ -1015,7 +978,7 @@ static void add_vac(const char *name, const cJSON *o, const char *place,
 		inv_warn(
 		    w,
 		    "'%s': volume attributes class '%s' has a parameter the EBS CSI driver cannot read; never reused",
-		    name, shown(vname, b1, sizeof(b1)));
+		    name, str_shown(vname, b1, sizeof(b1)));
 	v.name = xstrdup(vname);
 	v.api_version = storage_api(api) ? xstrdup(api) : NULL;
 	v.file = xstrdup(name);

@@ -235,39 +235,6 @@ static const char *jstr(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* At most 64 bytes of s, with control characters and quotes as '?'. */
-static const char *shown(const char *s, char *buf, size_t n)
-{
-	size_t i = 0;
-
-	for (; s && *s && i + 4 < n && i < 64; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		/* a C1 control in its UTF-8 form (U+0080..U+009F: U+009B is
-		 * a terminal's CSI) is one '?' too */
-		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
-		    (unsigned char)s[1] <= 0x9f) {
-			buf[i++] = '?';
-			s++;
-			continue;
-		}
-		buf[i++] = (c < 0x20 || c == '\'' || c == 0x7f) ? '?' : (char)c;
-	}
-	/* cut short: never in the middle of a character */
-	if (s && *s && ((unsigned char)*s & 0xc0) == 0x80) {
-		while (i && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
-			i--;
-		if (i && (unsigned char)buf[i - 1] >= 0xc0)
-			i--;
-	}
-	if (s && *s && i + 4 < n) {
-		memcpy(buf + i, "...", 3);
-		i += 3;
-	}
-	buf[i] = '\0';
-	return buf;
-}
-
 /*
  * One MetricDataResults entry into m; warnings for unusable ones.  The
  * Timestamps and Values arrays are walked once, side by side.
@@ -288,15 +255,15 @@ static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
 		inv_warn(
 		    w,
 		    "'%s': metric result '%s' does not name an EBS volume and metric (see 'ebsize scan --metric-queries'); skipped",
-		    name, shown(id ? id : "?", b1, sizeof(b1)));
+		    name, str_shown(id ? id : "?", b1, sizeof(b1)));
 		return;
 	}
 	if (status && strcmp(status, "Complete"))
 		inv_warn(
 		    w,
 		    "'%s': metric result '%s' has status %s; using the data it has",
-		    name, shown(id, b1, sizeof(b1)),
-		    shown(status, b1 + 48, 48));
+		    name, str_shown(id, b1, sizeof(b1)),
+		    str_shown(status, b1 + 48, 48));
 	if (cJSON_IsArray(ts) && cJSON_IsArray(vs))
 		for (t = ts->child, v = vs->child; t && v;
 		     t = t->next, v = v->next)
@@ -305,7 +272,7 @@ static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
 		inv_warn(
 		    w,
 		    "'%s': metric result '%s' has mismatched Timestamps and Values; skipped",
-		    name, shown(id, b1, sizeof(b1)));
+		    name, str_shown(id, b1, sizeof(b1)));
 		return;
 	}
 	s.t = xcalloc(n + 1, sizeof(*s.t));
@@ -329,7 +296,7 @@ static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
 		inv_warn(
 		    w,
 		    "'%s': metric result '%s': %zu of %zu points unreadable; skipped",
-		    name, shown(id, b1, sizeof(b1)), n - s.n - bad, n);
+		    name, str_shown(id, b1, sizeof(b1)), n - s.n - bad, n);
 	xgrow((void **)&m->s, &m->alloc, m->n + 1, sizeof(*m->s));
 	m->s[m->n++] = s;
 }

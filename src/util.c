@@ -572,3 +572,35 @@ int str_has_controls(const char *s, int keep_nl)
 			return 1;
 	return 0;
 }
+
+const char *str_shown(const char *s, char *buf, size_t n)
+{
+	size_t i = 0;
+
+	for (; s && *s && i + 4 < n && i < 64; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		/* a C1 control in its UTF-8 form (U+0080..U+009F: U+009B is
+		 * a terminal's CSI) is one '?' too */
+		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+		    (unsigned char)s[1] <= 0x9f) {
+			buf[i++] = '?';
+			s++;
+			continue;
+		}
+		buf[i++] = (c < 0x20 || c == '\'' || c == 0x7f) ? '?' : (char)c;
+	}
+	/* cut short: never in the middle of a character */
+	if (s && *s && ((unsigned char)*s & 0xc0) == 0x80) {
+		while (i && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i && (unsigned char)buf[i - 1] >= 0xc0)
+			i--;
+	}
+	if (s && *s && i + 4 < n) {
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i] = '\0';
+	return buf;
+}

@@ -119,6 +119,13 @@ void utc_now_iso(char out[32]);
 int sbuf_add_visible(struct sbuf *sb, const char *s, int keep_nl);
 /* 1 when s holds anything sbuf_add_visible would escape. */
 int str_has_controls(const char *s, int keep_nl);
+/*
+ * Untrusted text (a tag value, a type name) for a message, into buf (n
+ * bytes): at most 64 bytes of it, never cut inside a character, "..."
+ * when cut; control characters (C0, DEL, C1 in UTF-8 form) and quotes as
+ * '?', so that a message stays one line and its quoting unambiguous.
+ */
+const char *str_shown(const char *s, char *buf, size_t n);
 
 int str_ieq(const char *a, const char *b);
 int str_starts_with(const char *s, const char *prefix);
