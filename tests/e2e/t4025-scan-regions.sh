@@ -1,5 +1,5 @@
 #!/bin/sh
-# t4020-scan-regions: a scan over a priced USD region, a CNY region and
+# t4025-scan-regions: a scan over a priced USD region, a CNY region and
 # regions without prices (issue 9): each priced volume in its region's
 # currency, totals per currency (never USD + CNY), the unpriced volumes
 # counted and named in the summary with one warning per region, and exit 1

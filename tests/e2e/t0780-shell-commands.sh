@@ -1,5 +1,5 @@
 #!/bin/sh
-# t0740-shell-commands: every shell command scan prints (modify-volume,
+# t0780-shell-commands: every shell command scan prints (modify-volume,
 # create-volume, snapshot-then-delete, put-metric-alarm, kubectl patch /
 # get / apply / annotate) holds nothing from its inputs that a shell would
 # run (issue 13, security).  tests/lib/shell_inject.py replaces every

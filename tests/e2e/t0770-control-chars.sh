@@ -1,5 +1,5 @@
 #!/bin/sh
-# t0730-control-chars: text from outside -- instance type names (instances
+# t0770-control-chars: text from outside -- instance type names (instances
 # import), fio job names, versions and --label (bench import), SKUs and
 # product names (pricing import), tag values, PV and StorageClass names
 # (scan) -- carrying terminal escapes (ESC ] 0 ; ... BEL sets a window
