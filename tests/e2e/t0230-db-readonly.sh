@@ -27,7 +27,10 @@ rm -f "$DB-wal" "$DB-shm"
 mkdir "$T/src"
 cp "$DB" "$T/src/ebsize.db"
 
-# The read-only commands, one per line (arguments split on spaces)
+# The read-only commands, one per line (arguments split on spaces).  The
+# inventory is read from a copy in $T: 'nobody' below may not reach the
+# checkout (a clone in a private temporary directory, as .ci/run makes).
+cp "$FIXTURES/scan/inv-us.json" "$T/inv-us.json" && chmod 644 "$T/inv-us.json"
 cat >"$T/readers" <<EOF
 cost --type gp3 --size 100 --iops 6000
 compare --sizes 100,1000
@@ -41,7 +44,7 @@ instances show c5.large
 bench list
 bench show 8
 bench compare 1 2
-scan $FIXTURES/scan/inv-us.json
+scan $T/inv-us.json
 db path
 EOF
 
