@@ -198,70 +198,6 @@ const char *aws_ini_get(const struct aws_ini_section *sec, const char *key)
 
 /* ------------------------------------------------------------ times */
 
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant). */
-static long long days_from_civil(long long y, unsigned m, unsigned d)
-{
-	long long era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned)(y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (long long)doe - 719468;
-}
-
-/* n decimal digits at s into *v; 0 or -1. */
-static int digits(const char *s, int n, unsigned *v)
-{
-	*v = 0;
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		*v = *v * 10 + (unsigned)(s[i] - '0');
-	}
-	return 0;
-}
-
-int aws_parse_time(const char *s, long long *out)
-{
-	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30,
-					  31, 31, 30, 31, 30, 31 };
-	unsigned y, mo, d, h, mi, se, oh = 0, om = 0;
-	const char *p;
-	long long off = 0;
-
-	if (!s || strlen(s) < 19 || digits(s, 4, &y) || s[4] != '-' ||
-	    digits(s + 5, 2, &mo) || s[7] != '-' || digits(s + 8, 2, &d) ||
-	    (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
-	    digits(s + 11, 2, &h) || s[13] != ':' || digits(s + 14, 2, &mi) ||
-	    s[16] != ':' || digits(s + 17, 2, &se))
-		return -1;
-	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 ||
-	    mi > 59 || se > 60)
-		return -1;
-	p = s + 19;
-	if (*p == '.') {
-		if (p[1] < '0' || p[1] > '9')
-			return -1;
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			;
-	}
-	if (!strcmp(p, "Z") || !strcmp(p, "z") || !strcmp(p, "UTC")) {
-		off = 0;
-	} else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':' &&
-		   !digits(p + 1, 2, &oh) && !digits(p + 4, 2, &om) &&
-		   oh < 24 && om < 60) {
-		off = (long long)(oh * 3600 + om * 60) * (*p == '+' ? 1 : -1);
-	} else {
-		return -1;
-	}
-	*out =
-	    days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off;
-	return 0;
-}
-
 /* ------------------------------------------------------------ JSON */
 
 static const char *jstr(const cJSON *obj, const char *key)
@@ -294,7 +230,7 @@ static int take_expiration(struct aws_creds *c, const cJSON *doc,
 	if (!e || cJSON_IsNull(e))
 		return EBS_OK;
 	if (!cJSON_IsString(e) ||
-	    aws_parse_time(e->valuestring, &c->expiration))
+	    iso8601_to_epoch(e->valuestring, &c->expiration))
 		return ebs_fail(err, EBS_ERR_PARSE,
 				"%s: \"%s\" is not an ISO 8601 time", what,
 				key);
@@ -395,7 +331,7 @@ int aws_parse_sso_cache(const char *buf, size_t len, const char *what,
 	else if (!t)
 		rc = ebs_fail(err, EBS_ERR_PARSE,
 			      "cannot parse '%s': no \"accessToken\"", what);
-	else if (!e || aws_parse_time(e, expires))
+	else if (!e || iso8601_to_epoch(e, expires))
 		rc = ebs_fail(
 		    err, EBS_ERR_PARSE,
 		    "cannot parse '%s': \"expiresAt\" is missing or not an ISO 8601 time",
@@ -541,7 +477,7 @@ int aws_parse_sts_xml(const char *buf, size_t len, const char *what,
 		    err, EBS_ERR_PARSE,
 		    "%s: <Credentials> lacks AccessKeyId, SecretAccessKey or SessionToken",
 		    what);
-	else if (exp && aws_parse_time(exp, &c->expiration))
+	else if (exp && iso8601_to_epoch(exp, &c->expiration))
 		rc = ebs_fail(err, EBS_ERR_PARSE,
 			      "%s: <Expiration> is not an ISO 8601 time", what);
 	else

@@ -219,28 +219,6 @@ static int digits(const char *s, int n, long *out)
 	return 0;
 }
 
-/* Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm). */
-static long long days_from_civil(long y, long m, long d)
-{
-	long long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static int days_in_month(long y, long m)
-{
-	static const int dm[12] = { 31, 28, 31, 30, 31, 30,
-				    31, 31, 30, 31, 30, 31 };
-	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-
-	return m == 2 ? 28 + leap : dm[m - 1];
-}
-
 /*
  * "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS[.fff]]" or with 'T', optionally
  * ending in "Z" or "+00:00" (exports are UTC; another offset is refused).
@@ -253,7 +231,8 @@ static int parse_time(const char *s, long long *t, double *month_hours)
 
 	if (strlen(s) < 10 || digits(s, 4, &y) || s[4] != '-' ||
 	    digits(s + 5, 2, &mo) || s[7] != '-' || digits(s + 8, 2, &d) ||
-	    mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
+	    mo < 1 || mo > 12 || d < 1 ||
+	    d > (long)civil_month_days(y, (unsigned)mo))
 		return -1;
 	if (*p == 'T' || *p == ' ') {
 		if (digits(p + 1, 2, &h) || p[3] != ':' ||
@@ -278,8 +257,9 @@ static int parse_time(const char *s, long long *t, double *month_hours)
 		p += strlen(p);
 	if (*p)
 		return -1;
-	*t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
-	*month_hours = 24.0 * days_in_month(y, mo);
+	*t = civil_days(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 +
+	     mi * 60 + sec;
+	*month_hours = 24.0 * civil_month_days(y, (unsigned)mo);
 	return 0;
 }
 

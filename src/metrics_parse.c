@@ -134,68 +134,6 @@ static int parse_label(const char *label, struct inv_series *s)
 		   : 0;
 }
 
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; Hinnant's days_from_civil). */
-static long long days_from_civil(long long y, unsigned m, unsigned d)
-{
-	long long era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned)(y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (long long)doe - 719468;
-}
-
-/* n decimal digits at s into *v; 0, or -1 when one is not a digit. */
-static int digits(const char *s, int n, int *v)
-{
-	*v = 0;
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		*v = *v * 10 + (s[i] - '0');
-	}
-	return 0;
-}
-
-int inventory_parse_time(const char *s, long long *out)
-{
-	static const unsigned char mdays[] = { 31, 29, 31, 30, 31, 30,
-					       31, 31, 30, 31, 30, 31 };
-	int y, mo, d, h, mi, sec, oh = 0, om = 0, sign = 1;
-	const char *p;
-
-	if (!s || digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) ||
-	    s[7] != '-' || digits(s + 8, 2, &d) || s[10] != 'T' ||
-	    digits(s + 11, 2, &h) || s[13] != ':' || digits(s + 14, 2, &mi) ||
-	    s[16] != ':' || digits(s + 17, 2, &sec))
-		return -1;
-	p = s + 19;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			;
-	if (*p == 'Z') {
-		p++;
-	} else if ((*p == '+' || *p == '-') && !digits(p + 1, 2, &oh) &&
-		   p[3] == ':' && !digits(p + 4, 2, &om)) {
-		sign = *p == '-' ? -1 : 1;
-		p += 6;
-	} else {
-		return -1;
-	}
-	if (*p || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 ||
-	    mi > 59 || sec > 60 || oh > 23 || om > 59)
-		return -1;
-	if (mo == 2 && d == 29 &&
-	    !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		return -1;
-	*out = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400LL +
-	       h * 3600LL + mi * 60LL + sec - sign * (oh * 3600LL + om * 60LL);
-	return 0;
-}
-
 /*
  * The most any EBS volume does (T1: io2, 256,000 IOPS and 4,000 MiB/s);
  * a CloudWatch average above it is not a measurement.
@@ -279,7 +217,7 @@ static void add_result(const char *name, const cJSON *r, struct inv_metrics *m,
 	s.v = xcalloc(n + 1, sizeof(*s.v));
 	for (t = ts->child, v = vs->child; t && v; t = t->next, v = v->next) {
 		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-		    inventory_parse_time(cJSON_GetStringValue(t), &s.t[s.n]))
+		    iso8601_to_epoch(cJSON_GetStringValue(t), &s.t[s.n]))
 			continue;
 		if (!value_possible(s.metric, s.period_s, v->valuedouble)) {
 			bad++;

@@ -604,3 +604,77 @@ const char *str_shown(const char *s, char *buf, size_t n)
 	buf[i] = '\0';
 	return buf;
 }
+
+/* ------------------------------------------------------------ times */
+
+long long civil_days(long long y, unsigned m, unsigned d)
+{
+	long long era;
+	unsigned yoe, doy, doe;
+
+	/* Howard Hinnant's days_from_civil (proleptic Gregorian) */
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (long long)doe - 719468;
+}
+
+unsigned civil_month_days(long long y, unsigned m)
+{
+	static const unsigned char dm[12] = { 31, 28, 31, 30, 31, 30,
+					      31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	return m < 1 || m > 12 ? 0 : m == 2 ? 28u + (unsigned)leap : dm[m - 1];
+}
+
+/* n decimal digits at s into *v; 0, or -1 when one is not a digit. */
+static int time_digits(const char *s, int n, unsigned *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		*v = *v * 10 + (unsigned)(s[i] - '0');
+	}
+	return 0;
+}
+
+int iso8601_to_epoch(const char *s, long long *out)
+{
+	unsigned y, mo, d, h, mi, se, oh = 0, om = 0;
+	const char *p;
+	long long off = 0;
+
+	if (!s || strlen(s) < 19 || time_digits(s, 4, &y) || s[4] != '-' ||
+	    time_digits(s + 5, 2, &mo) || s[7] != '-' ||
+	    time_digits(s + 8, 2, &d) ||
+	    (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+	    time_digits(s + 11, 2, &h) || s[13] != ':' ||
+	    time_digits(s + 14, 2, &mi) || s[16] != ':' ||
+	    time_digits(s + 17, 2, &se))
+		return -1;
+	if (d < 1 || d > civil_month_days(y, mo) || h > 23 || mi > 59 ||
+	    se > 60)
+		return -1;
+	p = s + 19;
+	if (*p == '.') {
+		if (p[1] < '0' || p[1] > '9')
+			return -1;
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	}
+	if (!strcmp(p, "Z") || !strcmp(p, "z") || !strcmp(p, "UTC")) {
+		off = 0;
+	} else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':' &&
+		   !time_digits(p + 1, 2, &oh) && !time_digits(p + 4, 2, &om) &&
+		   oh < 24 && om < 60) {
+		off = (long long)(oh * 3600 + om * 60) * (*p == '+' ? 1 : -1);
+	} else {
+		return -1;
+	}
+	*out = civil_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off;
+	return 0;
+}

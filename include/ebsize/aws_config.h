@@ -54,15 +54,6 @@ const struct aws_ini_section *aws_ini_section(const struct aws_ini *ini,
 /* The value of key in sec (NULL-safe), or NULL when absent or empty. */
 const char *aws_ini_get(const struct aws_ini_section *sec, const char *key);
 
-/* ------------------------------------------------------------ times */
-
-/*
- * An ISO 8601 UTC time as AWS writes them: "2026-11-30T12:00:00Z",
- * with optional fractional seconds, a "UTC" suffix (old SSO caches) or a
- * +HH:MM / -HH:MM offset.  *out gets Unix seconds.  0 or -1.
- */
-int aws_parse_time(const char *s, long long *out);
-
 /* ------------------------------------------------------------ documents */
 
 /*

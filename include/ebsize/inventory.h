@@ -271,12 +271,6 @@ int inventory_parse_metrics(const char *name, const char *buf, size_t len,
 /* Largest single MetricDataResults element (its JSON text). */
 #define INV_METRIC_RESULT_CAP ((size_t)64 << 20)
 
-/*
- * An ISO 8601 UTC time as CloudWatch and the AWS CLI print it
- * ("2024-09-29T22:10:00+00:00", "2013-12-18T22:35:00.000Z", "...00Z") to
- * epoch seconds.  0, or -1 for anything else (calendar checked).
- */
-int inventory_parse_time(const char *s, long long *out);
 void inv_metrics_release(struct inv_metrics *m);
 
 /*

@@ -131,4 +131,20 @@ int str_ieq(const char *a, const char *b);
 int str_starts_with(const char *s, const char *prefix);
 int str_ends_with(const char *s, const char *suffix);
 
+/* ------------------------------------------------------------ times */
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+long long civil_days(long long y, unsigned m, unsigned d);
+/* Days in month m (1-12) of year y; 0 for a month out of range. */
+unsigned civil_month_days(long long y, unsigned m);
+/*
+ * An ISO 8601 time as AWS writes them -- CloudWatch and the AWS CLI
+ * ("2024-09-29T22:10:00+00:00", "2013-12-18T22:35:00.000Z"), credential
+ * sources ("2026-11-30T12:00:00Z", "...UTC" in old SSO caches) -- to Unix
+ * seconds: 'T' (or 't', ' ') between date and time, optional fractional
+ * seconds, then "Z", "UTC" or a +HH:MM / -HH:MM offset; the calendar is
+ * checked (no 2023-02-29).  0, or -1 for anything else.
+ */
+int iso8601_to_epoch(const char *s, long long *out);
+
 #endif

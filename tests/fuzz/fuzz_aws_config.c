@@ -15,6 +15,7 @@
 #include "ebsize/aws_config.h"
 #include "ebsize/aws_creds.h"
 #include "ebsize/err.h"
+#include "ebsize/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -70,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		aws_creds_release(&c);
 		break;
 	case 6:
-		(void)aws_parse_time(s, &t);
+		(void)iso8601_to_epoch(s, &t);
 		aws_sha1_hex(s, hex);
 		break;
 	default:

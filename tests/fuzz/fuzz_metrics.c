@@ -13,6 +13,7 @@
 
 #include "ebsize/err.h"
 #include "ebsize/inventory.h"
+#include "ebsize/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		line[k] = (char)data[k];
 	line[k] = '\0';
 	(void)sink;
-	if (inventory_parse_time(line, &t) == 0 && t < 0)
+	if (iso8601_to_epoch(line, &t) == 0 && t < 0)
 		__builtin_trap();
 	return 0;
 }
