@@ -247,6 +247,31 @@ static void api_call_release(struct api_call *a)
 }
 
 /*
+ * One attempt of req within the fetch's deadline: *r is http_perform's
+ * answer for the caller to judge (retry or not).  EBS_OK, or the error
+ * that ends the fetch: the deadline passed, a body over its cap, a
+ * failure no retry mends.
+ */
+static int perform_once(struct fetcher *f, struct http_request *req,
+			struct http_response *resp, int *r, char *err)
+{
+	const struct pricing_fetch_opts *o = f->o;
+
+	if (!remaining_ms(o))
+		return deadline_passed(o, err);
+	req->timeout_ms = request_timeout_ms(o, o->timeout_s * 1000);
+	f->stats->requests++;
+	*r = http_perform(f->http, req, resp);
+	if (*r == HTTP_TOO_BIG)
+		return ebs_fail(err, EBS_ERR_TOO_BIG, "%s", resp->reason);
+	if (*r == HTTP_TIMEOUT && !remaining_ms(o))
+		return deadline_passed(o, err);
+	if (*r == HTTP_FAILED)
+		return ebs_fail(err, EBS_ERR_NETWORK, "%s", resp->reason);
+	return EBS_OK;
+}
+
+/*
  * POST body and leave a 200 response in resp.  Retries what is worth
  * retrying; on failure err holds the reason (without any prefix), and
  * the code says what kind of failure it was.
@@ -276,19 +301,8 @@ static int post(struct fetcher *f, const struct api_call *a, const char *body,
 		char why[600], code[128], msg[400];
 		int r;
 
-		if (!remaining_ms(o))
-			return deadline_passed(o, err);
-		req.timeout_ms = request_timeout_ms(o, o->timeout_s * 1000);
-		f->stats->requests++;
-		r = http_perform(f->http, &req, resp);
-		if (r == HTTP_TOO_BIG)
-			return ebs_fail(err, EBS_ERR_TOO_BIG, "%s",
-					resp->reason);
-		if (r == HTTP_TIMEOUT && !remaining_ms(o))
-			return deadline_passed(o, err);
-		if (r == HTTP_FAILED)
-			return ebs_fail(err, EBS_ERR_NETWORK, "%s",
-					resp->reason);
+		if ((rc = perform_once(f, &req, resp, &r, err)))
+			return rc;
 		if (r != HTTP_DONE) {
 			xsnprintf(why, sizeof(why), "%s", resp->reason);
 		} else {
@@ -471,19 +485,8 @@ static int get_small(struct fetcher *f, const char *url,
 		char why[400];
 		int r;
 
-		if (!remaining_ms(o))
-			return deadline_passed(o, err);
-		req.timeout_ms = request_timeout_ms(o, o->timeout_s * 1000);
-		f->stats->requests++;
-		r = http_perform(f->http, &req, resp);
-		if (r == HTTP_TOO_BIG)
-			return ebs_fail(err, EBS_ERR_TOO_BIG, "%s",
-					resp->reason);
-		if (r == HTTP_TIMEOUT && !remaining_ms(o))
-			return deadline_passed(o, err);
-		if (r == HTTP_FAILED)
-			return ebs_fail(err, EBS_ERR_NETWORK, "%s",
-					resp->reason);
+		if ((rc = perform_once(f, &req, resp, &r, err)))
+			return rc;
 		if (r == HTTP_DONE && resp->status >= 200 && resp->status < 300)
 			return EBS_OK;
 		if (r == HTTP_DONE) {
