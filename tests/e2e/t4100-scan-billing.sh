@@ -304,6 +304,10 @@ expect_bill '"current cost as billed" in fid("vol-0aaa0000000000008")["reason"]'
 expect_bill 'd["billing"]["in_inventory"]' 8 "8 billed volumes described"
 expect_bill 'd["billing"]["not_in_inventory"]' 1 "1 billed volume not described"
 expect_bill 'd["summary"]["volumes_scanned"]' 9 "8 described + V4"
+# the totals follow the billed current costs: gp2_to_gp3 is V1 10 + V2
+# 6.666667 x 30 = 200 + V8 130.620833 (list: 10 + 200 + 133.40 = 343.40)
+expect_bill '[t["current_monthly_usd"] for t in d["totals_by_category"] if t["category"] == "gp2_to_gp3"][0]' 340.620833 "gp2_to_gp3 total current as billed: 10 + 200 + 130.620833" 1e-6
+expect_bill '[t["current_monthly_usd"] for t in d["totals_by_category"] if t["category"] == "not_in_inventory"][0]' 3375 "not_in_inventory total: V4 at 3,375" 1e-6
 
 # ---------------------------------------------------------------- with used space
 # V2 (gp2 2000 GiB) known from the bill alone, 100 GiB used: the scan
