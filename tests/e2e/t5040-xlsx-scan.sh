@@ -319,4 +319,30 @@ check(num(summ["findings"]) == 0 and num(summ["volumes_scanned"]) == 1,
       "no findings: 0 findings, 1 volume scanned", repr(summ))
 EOF
 
+# a billing export with describe-volumes: the billed volumes absent from
+# it are not_in_inventory, which proposes nothing and saves nothing -- in
+# the workbook too (the proposed cells are blank; a saving formula over
+# them alone would give the whole current cost).  GENERATED inventory:
+# V1 of the generated legacy CUR only (gp2 100 GiB: 10.00 -> gp3 8.00).
+printf '{"Generated": "generated test data (t5040)", "Volumes": [{"VolumeId": "vol-0aaa0000000000001", "VolumeType": "gp2", "Size": 100, "Iops": 300, "AvailabilityZone": "us-east-1a", "State": "in-use", "Attachments": [{"InstanceId": "i-0e5a0000000000001"}]}]}' >"$T/v1.json"
+CUR="$ROOT/tests/fixtures/billing/cur-legacy-generated.csv"
+run --format xlsx -o "$B/bill.xlsx" scan "$CUR" "$T/v1.json"
+expect_rc 0 "billing export + describe-volumes as a workbook"
+run --format json scan "$CUR" "$T/v1.json"
+cp "$T/out" "$B/bill.json"
+lo_convert "$T/csv3" "$B/bill.xlsx"
+py_checks "$T/csv3" "$B" <<'EOF'
+import sys, sheets
+from sheets import cents, check, json_file, num
+sheets.use(sys.argv[1])
+js = json_file(sys.argv[2] + "/bill.json")
+rows = {r["volume_id"]: r for r in sheets.rows("bill", "Findings")}
+nii = [f["volume_id"] for f in js["findings"] if f["category"] == "not_in_inventory"]
+check(len(nii) >= 1, "JSON: billed volumes absent from describe-volumes", repr(nii))
+for v in nii:
+    cents(rows[v]["savings.monthly_usd"], 0, "%s not_in_inventory: the workbook saves 0, as JSON" % v)
+cents(rows["vol-0aaa0000000000001"]["savings.monthly_usd"], 2,
+      "V1 described: gp2 10.00 -> gp3 8.00 saves 2.00 in the workbook")
+EOF
+
 echo "# $n tests"
